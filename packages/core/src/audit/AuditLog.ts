@@ -1,0 +1,160 @@
+/**
+ * The audit log service: appends records inside the caller's transaction and exports them with
+ * filters and an exactly-once cursor.
+ */
+import { Context, DateTime, Effect, Either, Layer, Schema } from "effect"
+import type { Actor } from "../shared/Actor.js"
+import { InvalidPageToken, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import { newId, type OrganizationId } from "../shared/Ids.js"
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from "../shared/Pagination.js"
+import * as AuditCursor from "./AuditCursor.js"
+import {
+  type AuditEntry,
+  type AuditFilters,
+  AuditRecord,
+  EVENT_OPERATIONS,
+  EventType,
+  redact,
+  RESOURCE_OPERATIONS,
+  ResourceName,
+  type SortOrder
+} from "./Domain.js"
+import { AuditRepo, InstallationRepo } from "./Repo.js"
+
+export interface ExportQuery {
+  readonly filters: AuditFilters
+  readonly order: SortOrder
+  readonly pageToken: string | undefined
+  readonly maxResults: number
+}
+
+export class AuditLog extends Context.Tag("@costline/core/AuditLog")<
+  AuditLog,
+  {
+    /**
+     * Appends one record. Call it inside the transaction of the change it describes. The entry's
+     * names are typed, so an invalid one is a bug (a defect), not a failure.
+     */
+    readonly record: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      entry: AuditEntry
+    ) => Effect.Effect<AuditRecord, StoreUnavailable>
+    /**
+     * For host applications auditing their own resources (`dashboards`, `monitors_v2`, ...) from
+     * untyped input: names and operations are checked against the spec's lists.
+     */
+    readonly recordChecked: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      entry: AuditEntry
+    ) => Effect.Effect<AuditRecord, ValidationFailed | StoreUnavailable>
+    readonly export: (
+      organizationId: OrganizationId,
+      query: ExportQuery
+    ) => Effect.Effect<Page<AuditRecord>, InvalidPageToken | ValidationFailed | StoreUnavailable>
+  }
+>() {}
+
+const isResource = Schema.is(ResourceName)
+const isEvent = Schema.is(EventType)
+
+const checkEntry = (entry: AuditEntry): ValidationFailed | undefined => {
+  if (entry.table_name.length === 0) return ValidationFailed.single("table_name", "empty", "table_name is required")
+  if ("resource" in entry.target) {
+    if (!isResource(entry.target.resource)) {
+      return ValidationFailed.single("resource", "unknown", `unknown audit resource '${entry.target.resource}'`)
+    }
+    if (!RESOURCE_OPERATIONS.includes(entry.operation)) {
+      return ValidationFailed.single("operation", "invalid", `operation '${entry.operation}' is not valid for a resource`)
+    }
+    return undefined
+  }
+  if (!isEvent(entry.target.event_type)) {
+    return ValidationFailed.single("event_type", "unknown", `unknown audit event '${entry.target.event_type}'`)
+  }
+  if (!EVENT_OPERATIONS[entry.target.event_type].includes(entry.operation)) {
+    return ValidationFailed.single(
+      "operation",
+      "invalid",
+      `operation '${entry.operation}' is not valid for event '${entry.target.event_type}'`
+    )
+  }
+  return undefined
+}
+
+export const make = Effect.gen(function*() {
+  const repo = yield* AuditRepo
+  const installation = yield* InstallationRepo
+
+  const recordChecked = (actor: Actor, organizationId: OrganizationId, entry: AuditEntry) =>
+    Effect.gen(function*() {
+      const invalid = checkEntry(entry)
+      if (invalid) return yield* invalid
+      const isResourceEntry = "resource" in entry.target
+      const audit = new AuditRecord({
+        id: yield* newId<"AuditRecordId">(),
+        organization_id: organizationId,
+        changed_at: yield* DateTime.now,
+        kind: isResourceEntry ? "resource" : "event",
+        resource: "resource" in entry.target ? entry.target.resource : null,
+        event_type: "event_type" in entry.target ? entry.target.event_type : null,
+        table_name: entry.table_name,
+        record_id: entry.record_id,
+        operation: entry.operation,
+        status: entry.status ?? "success",
+        changed_by: actor.changedBy,
+        changed_by_type: actor.changedByType,
+        old_values: redact(entry.old_values),
+        new_values: redact(entry.new_values),
+        request_id: actor.requestId
+      })
+      yield* repo.append(audit)
+      return audit
+    })
+
+  const record = (actor: Actor, organizationId: OrganizationId, entry: AuditEntry) =>
+    recordChecked(actor, organizationId, entry).pipe(Effect.catchTag("ValidationFailed", Effect.die))
+
+  const exportPage = (organizationId: OrganizationId, query: ExportQuery) =>
+    Effect.gen(function*() {
+      if (!Number.isInteger(query.maxResults) || query.maxResults < 1 || query.maxResults > MAX_PAGE_SIZE) {
+        return yield* ValidationFailed.single(
+          "query.max_results",
+          "out_of_range",
+          `max_results must be an integer from 1 to ${MAX_PAGE_SIZE}`
+        )
+      }
+      const secret = yield* installation.cursorSecret
+      let after: string | undefined
+      if (query.pageToken !== undefined) {
+        const decoded = AuditCursor.decode(secret, query.pageToken, { tenant: organizationId, order: query.order })
+        if (Either.isLeft(decoded)) return yield* new InvalidPageToken({ message: AuditCursor.describe(decoded.left) })
+        after = decoded.right.position
+      }
+      const rows = yield* repo.page({
+        organizationId,
+        filters: query.filters,
+        order: query.order,
+        after,
+        limit: query.maxResults
+      })
+      const last = rows.at(-1)
+      // A page with records always points past its last one; null only when there was nothing.
+      const page_token = last === undefined
+        ? null
+        : AuditCursor.encode(secret, { tenant: organizationId, order: query.order, position: last.position })
+      return { items: rows.map((row) => row.record), page_token }
+    })
+
+  return AuditLog.of({ record, recordChecked, export: exportPage })
+})
+
+export const layer = Layer.effect(AuditLog, make)
+
+export const defaultExportQuery: ExportQuery = {
+  filters: {},
+  order: "asc",
+  pageToken: undefined,
+  maxResults: DEFAULT_PAGE_SIZE
+}

@@ -1,0 +1,71 @@
+/**
+ * Bearer token format: `<prefix>_<30 random base62 chars><6 char base62 CRC-32 checksum>`.
+ * The checksum lets us reject typos and garbage without a store round-trip; only the SHA-256
+ * hash of a token is ever stored.
+ */
+import { createHash, randomBytes } from "node:crypto"
+
+export type TokenKind = "api_key" | "session"
+
+const PREFIX: Record<TokenKind, string> = { api_key: "clk", session: "cls" }
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+const BODY_LENGTH = 30
+const CHECKSUM_LENGTH = 6
+const TOKEN_PATTERN = /^(clk|cls)_([0-9A-Za-z]{36})$/
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256)
+  for (let n = 0; n < 256; n++) {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    table[n] = c >>> 0
+  }
+  return table
+})()
+
+export const crc32 = (text: string): number => {
+  let crc = 0xffffffff
+  for (const byte of Buffer.from(text, "utf8")) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8)
+  return (crc ^ 0xffffffff) >>> 0
+}
+
+const base62 = (value: number, width: number): string => {
+  let out = ""
+  let rest = value
+  for (let i = 0; i < width; i++) {
+    out = ALPHABET[rest % 62] + out
+    rest = Math.floor(rest / 62)
+  }
+  return out
+}
+
+const checksum = (prefix: string, body: string) => base62(crc32(`${prefix}_${body}`), CHECKSUM_LENGTH)
+
+/** A new random token of the given kind. `random` is injectable for tests. */
+export const generate = (kind: TokenKind, random: (n: number) => Uint8Array = randomBytes): string => {
+  const prefix = PREFIX[kind]
+  // Rejection sampling keeps every base62 character equally likely.
+  let body = ""
+  while (body.length < BODY_LENGTH) {
+    for (const byte of random(BODY_LENGTH * 2)) {
+      if (byte < 248 && body.length < BODY_LENGTH) body += ALPHABET[byte % 62]
+    }
+  }
+  return `${prefix}_${body}${checksum(prefix, body)}`
+}
+
+/** The kind of a well-formed token with a valid checksum, else undefined. */
+export const parse = (token: string): TokenKind | undefined => {
+  const match = TOKEN_PATTERN.exec(token)
+  if (!match) return undefined
+  const [, prefix, rest] = match as unknown as [string, string, string]
+  const body = rest.slice(0, BODY_LENGTH)
+  if (rest.slice(BODY_LENGTH) !== checksum(prefix, body)) return undefined
+  return prefix === "clk" ? "api_key" : "session"
+}
+
+/** What the store keeps: hex SHA-256 of the whole token. */
+export const hash = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex")
+
+/** The recognisable start of a token, safe to display. */
+export const displayPrefix = (token: string): string => token.slice(0, 8)

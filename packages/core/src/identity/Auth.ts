@@ -1,0 +1,85 @@
+/**
+ * Bearer token → principal, and the tenant check. Every way a credential can be wrong (missing,
+ * malformed, unknown, expired, revoked) yields the same Unauthorized, so callers learn nothing.
+ */
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { Forbidden, type StoreUnavailable, Unauthorized } from "../shared/Errors.js"
+import type { OrganizationId } from "../shared/Ids.js"
+import * as ApiToken from "./ApiToken.js"
+import type { Principal, Role } from "./Domain.js"
+import { ApiKeysRepo, RoleAssignmentsRepo, SessionsRepo, UsersRepo } from "./Repo.js"
+
+export class Auth extends Context.Tag("@costline/core/Auth")<
+  Auth,
+  {
+    /** `authorization` is the raw header value (`Bearer <token>`), if any. */
+    readonly authenticate: (authorization: string | undefined) => Effect.Effect<Principal, Unauthorized | StoreUnavailable>
+    /** The principal must belong to the organization the request names. */
+    readonly requireTenant: (principal: Principal, organizationId: string) => Effect.Effect<void, Forbidden>
+  }
+>() {}
+
+const unauthorized = new Unauthorized({ message: "missing or invalid credentials" })
+
+const BEARER = /^Bearer[ ]+(\S+)\s*$/i
+
+export const make = Effect.gen(function*() {
+  const apiKeys = yield* ApiKeysRepo
+  const sessions = yield* SessionsRepo
+  const users = yield* UsersRepo
+  const roles = yield* RoleAssignmentsRepo
+
+  const live = (now: DateTime.Utc, expires: DateTime.Utc | null, revoked: DateTime.Utc | null) =>
+    revoked === null && (expires === null || DateTime.lessThan(now, expires))
+
+  const rolesOf = (organizationId: OrganizationId, userId: string) =>
+    roles.listForSubject(organizationId, "user", userId).pipe(
+      Effect.map((assignments): ReadonlyArray<Role> => [...new Set(assignments.map((a) => a.role))])
+    )
+
+  const authenticate = (authorization: string | undefined) =>
+    Effect.gen(function*() {
+      const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]
+      if (token === undefined) return yield* unauthorized
+      const kind = ApiToken.parse(token)
+      if (kind === undefined) return yield* unauthorized
+      const now = yield* DateTime.now
+      const hash = ApiToken.hash(token)
+      if (kind === "api_key") {
+        const key = yield* apiKeys.findByHash(hash).pipe(Effect.map(Option.getOrUndefined))
+        if (key === undefined || !live(now, key.expires_at, key.revoked_at)) return yield* unauthorized
+        return {
+          _tag: "ApiKey",
+          organizationId: key.organization_id,
+          keyId: key.id,
+          name: key.name,
+          access: key.access,
+          scopes: key.scopes
+        } satisfies Principal
+      }
+      const session = yield* sessions.findByHash(hash).pipe(Effect.map(Option.getOrUndefined))
+      if (session === undefined || !live(now, session.expires_at, session.revoked_at)) return yield* unauthorized
+      const user = yield* users.findById(session.organization_id, session.user_id).pipe(
+        Effect.map(Option.getOrUndefined)
+      )
+      if (user === undefined) return yield* unauthorized
+      return {
+        _tag: "User",
+        organizationId: session.organization_id,
+        userId: user.id,
+        email: user.email,
+        sessionId: session.id,
+        roles: yield* rolesOf(session.organization_id, user.id)
+      } satisfies Principal
+    })
+
+  return Auth.of({
+    authenticate,
+    requireTenant: (principal, organizationId) =>
+      principal.organizationId === organizationId
+        ? Effect.void
+        : Effect.fail(new Forbidden({ message: "the credential does not belong to this organization" }))
+  })
+})
+
+export const layer = Layer.effect(Auth, make)

@@ -1,0 +1,103 @@
+/** Organizations, their users, API keys, user sessions, and the principal a bearer token resolves to. */
+import { Schema } from "effect"
+import { ApiKeyId, OrganizationId, SessionId, UserId } from "../shared/Ids.js"
+
+export const Email = Schema.String.pipe(
+  Schema.trimmed(),
+  Schema.pattern(/^[^\s@]+@[^\s@]+$/, { message: () => "must be an email address" }),
+  Schema.maxLength(320)
+)
+
+export class Organization extends Schema.Class<Organization>("Organization")({
+  id: OrganizationId,
+  name: Schema.String,
+  settings: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  created_at: Schema.DateTimeUtc
+}) {}
+
+export const Role = Schema.Literal("admin", "editor", "monitor_editor", "viewer", "team_creator")
+export type Role = typeof Role.Type
+
+export const ScopeType = Schema.Literal(
+  "organization",
+  "dw_organization",
+  "dw_account",
+  "lh_account",
+  "lh_connection",
+  "bi_site",
+  "usage_group"
+)
+export type ScopeType = typeof ScopeType.Type
+
+export class User extends Schema.Class<User>("User")({
+  id: UserId,
+  organization_id: OrganizationId,
+  email: Schema.String,
+  created_at: Schema.DateTimeUtc
+}) {}
+
+export const Access = Schema.Literal("read_only", "read_write", "admin")
+export type Access = typeof Access.Type
+
+/** The areas an API key scope names: `<area>:read`, `<area>:write`, or `*`. */
+export const Area = Schema.Literal(
+  "audit_logs",
+  "insights",
+  "ticket_links",
+  "teams",
+  "sso_groups",
+  "users",
+  "usage_groups",
+  "dw_accounts"
+)
+export type Area = typeof Area.Type
+
+export const ApiKeyScope = Schema.Union(
+  Schema.Literal("*"),
+  Schema.TemplateLiteral(Area, Schema.Literal(":read", ":write"))
+)
+export type ApiKeyScope = typeof ApiKeyScope.Type
+
+export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
+  id: ApiKeyId,
+  organization_id: OrganizationId,
+  name: Schema.String,
+  access: Access,
+  scopes: Schema.Array(ApiKeyScope),
+  /** First characters of the token, shown in listings so a key can be recognised. */
+  prefix: Schema.String,
+  created_at: Schema.DateTimeUtc,
+  expires_at: Schema.NullOr(Schema.DateTimeUtc),
+  revoked_at: Schema.NullOr(Schema.DateTimeUtc)
+}) {}
+
+export class Session extends Schema.Class<Session>("Session")({
+  id: SessionId,
+  organization_id: OrganizationId,
+  user_id: UserId,
+  created_at: Schema.DateTimeUtc,
+  expires_at: Schema.DateTimeUtc,
+  revoked_at: Schema.NullOr(Schema.DateTimeUtc)
+}) {}
+
+/** The caller of an operation, resolved from its bearer token. */
+export type Principal = ApiKeyPrincipal | UserPrincipal
+
+export interface ApiKeyPrincipal {
+  readonly _tag: "ApiKey"
+  readonly organizationId: OrganizationId
+  readonly keyId: ApiKeyId
+  readonly name: string
+  readonly access: Access
+  readonly scopes: ReadonlyArray<ApiKeyScope>
+}
+
+export interface UserPrincipal {
+  readonly _tag: "User"
+  readonly organizationId: OrganizationId
+  readonly userId: UserId
+  readonly email: string
+  readonly sessionId: SessionId
+  /** Every role the user holds in the organization: direct, default and team-inherited. */
+  readonly roles: ReadonlyArray<Role>
+}

@@ -1,0 +1,58 @@
+/**
+ * The one access policy: which principal may do what. Pure, so it is table-tested.
+ *
+ * API keys: reads need `<area>:read` or `<area>:write` (or `*`); writes need `<area>:write` and
+ * access other than `read_only`; audit export needs access `admin`.
+ * Users: `admin` may do everything; `editor` writes insights, ticket links and usage groups;
+ * `team_creator` may create teams; `monitor_editor` and `viewer` read.
+ */
+import type { Area, Principal, Role } from "./Domain.js"
+
+export type Permission =
+  | { readonly area: Area; readonly action: "read" | "write" }
+  /** Creating a team, which `team_creator` may do without other team rights. */
+  | { readonly area: "teams"; readonly action: "create" }
+  | { readonly area: "audit_logs"; readonly action: "export" }
+
+export const read = (area: Area): Permission => ({ area, action: "read" })
+export const write = (area: Area): Permission => ({ area, action: "write" })
+export const createTeam: Permission = { area: "teams", action: "create" }
+export const exportAudit: Permission = { area: "audit_logs", action: "export" }
+
+const EDITOR_WRITES: ReadonlySet<Area> = new Set(["insights", "ticket_links", "usage_groups"])
+
+const roleAllows = (role: Role, permission: Permission): boolean => {
+  switch (role) {
+    case "admin":
+      return true
+    case "editor":
+      return permission.action === "read" || (permission.action === "write" && EDITOR_WRITES.has(permission.area))
+    case "team_creator":
+      return permission.action === "read" || permission.action === "create"
+    case "monitor_editor":
+    case "viewer":
+      return permission.action === "read"
+  }
+}
+
+export const isAllowed = (principal: Principal, permission: Permission): boolean => {
+  if (principal._tag === "User") return principal.roles.some((role) => roleAllows(role, permission))
+  const has = (scope: string) => principal.scopes.includes("*" as never) || principal.scopes.includes(scope as never)
+  const canWriteArea = has(`${permission.area}:write`)
+  const canReadArea = canWriteArea || has(`${permission.area}:read`)
+  switch (permission.action) {
+    case "read":
+      return canReadArea
+    case "write":
+    case "create":
+      return canWriteArea && principal.access !== "read_only"
+    case "export":
+      return canReadArea && principal.access === "admin"
+  }
+}
+
+/** How the audit log names a principal. */
+export const changedBy = (principal: Principal): { changedBy: string; changedByType: "user" | "api_key" } =>
+  principal._tag === "User"
+    ? { changedBy: principal.email, changedByType: "user" }
+    : { changedBy: `api_key:${principal.name}`, changedByType: "api_key" }

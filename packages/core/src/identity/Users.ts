@@ -1,0 +1,112 @@
+/** Members of an organization, and their direct organization-wide role. */
+import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { AuditLog } from "../audit/AuditLog.js"
+import type { Actor } from "../shared/Actor.js"
+import { AlreadyExists, NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import { newId, type OrganizationId } from "../shared/Ids.js"
+import { Transactor } from "../shared/Transactor.js"
+import { Email, type Role, User } from "./Domain.js"
+import { Organizations } from "./Organizations.js"
+import { RoleAssignmentsRepo, SessionsRepo, UsersRepo } from "./Repo.js"
+import { RoleAssignment } from "./RoleAssignment.js"
+
+const decodeEmail = Schema.decodeUnknownEither(Email)
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+export class Users extends Context.Tag("@costline/core/Users")<
+  Users,
+  {
+    /** Adds a member with a direct role at organization scope (audited as `user_roles`). */
+    readonly add: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      input: { readonly email: string; readonly role: Role }
+    ) => Effect.Effect<User, ValidationFailed | AlreadyExists | NotFound | StoreUnavailable>
+    readonly findByEmail: (
+      organizationId: OrganizationId,
+      email: string
+    ) => Effect.Effect<User, NotFound | StoreUnavailable>
+    /** Removes a member: their sessions end and their direct roles go (audited as a `users` event). */
+    readonly remove: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      email: string
+    ) => Effect.Effect<void, NotFound | StoreUnavailable>
+  }
+>() {}
+
+export const make = Effect.gen(function*() {
+  const users = yield* UsersRepo
+  const roles = yield* RoleAssignmentsRepo
+  const sessions = yield* SessionsRepo
+  const organizations = yield* Organizations
+  const audit = yield* AuditLog
+  const tx = yield* Transactor
+
+  const findByEmail = (organizationId: OrganizationId, email: string) =>
+    users.findByEmail(organizationId, normalizeEmail(email)).pipe(
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.fail(new NotFound({ resource: "user", id: email })),
+        onSome: Effect.succeed
+      }))
+    )
+
+  return Users.of({
+    findByEmail,
+    add: (actor, organizationId, input) =>
+      tx.withTransaction(Effect.gen(function*() {
+        const email = decodeEmail(input.email)
+        if (email._tag === "Left") return yield* ValidationFailed.single("email", "invalid", "must be an email address")
+        yield* organizations.get(organizationId)
+        const now = yield* DateTime.now
+        const user = new User({
+          id: yield* newId<"UserId">(),
+          organization_id: organizationId,
+          email: normalizeEmail(email.right),
+          created_at: now
+        })
+        yield* users.insert(user).pipe(
+          Effect.catchTag("AlreadyExists", () =>
+            Effect.fail(new AlreadyExists({ message: `user ${user.email} already exists` })))
+        )
+        const assignment = new RoleAssignment({
+          id: yield* newId<"RoleAssignmentId">(),
+          organization_id: organizationId,
+          subject_type: "user",
+          subject_id: user.id,
+          role: input.role,
+          scope_type: "organization",
+          scope_id: organizationId,
+          created_at: now,
+          updated_at: now
+        })
+        yield* roles.insert(assignment)
+        yield* audit.record(actor, organizationId, {
+          target: { resource: "user_roles" },
+          table_name: "role_assignments",
+          record_id: assignment.id,
+          operation: "create",
+          new_values: { email: user.email, role: assignment.role, scope_type: "organization" }
+        })
+        return user
+      })),
+    remove: (actor, organizationId, email) =>
+      tx.withTransaction(Effect.gen(function*() {
+        const user = yield* findByEmail(organizationId, email)
+        const now = yield* DateTime.now
+        yield* sessions.revokeAllForUser(organizationId, user.id, now.pipe(DateTime.toDateUtc))
+        const removedRoles = yield* roles.deleteForSubject(organizationId, "user", user.id)
+        yield* users.delete(organizationId, user.id)
+        yield* audit.record(actor, organizationId, {
+          target: { event_type: "users" },
+          table_name: "users",
+          record_id: user.id,
+          operation: "remove",
+          old_values: { email: user.email, roles: removedRoles.map((r) => r.role) }
+        })
+      }))
+  })
+})
+
+export const layer = Layer.effect(Users, make)
