@@ -27,3 +27,6 @@ export * from "./teams/Repo.js"
 export { teamValues, Teams } from "./teams/Teams.js"
 
 export { CoreLive, type Repositories } from "./Layers.js"
+
+export * from "./dwaccounts/index.js"
+export * from "./secrets/index.js"

@@ -1,0 +1,67 @@
+/**
+ * Data-warehouse accounts and the key-pair credentials used to reach them. The private key is
+ * write-only: requests carry it in, storage keeps it sealed (see secrets/), and the account shows
+ * only the public key fingerprint.
+ */
+import { Schema } from "effect"
+import { OrganizationId } from "../shared/Ids.js"
+
+export const DwAccountId = Schema.UUID.pipe(Schema.brand("DwAccountId"))
+export type DwAccountId = typeof DwAccountId.Type
+
+export const AuthenticationMethod = Schema.Literal("key_pair")
+export type AuthenticationMethod = typeof AuthenticationMethod.Type
+
+const nonBlank = (maxLength: number) =>
+  Schema.String.pipe(
+    Schema.filter((s) => s.trim().length > 0, { message: () => "must not be empty" }),
+    Schema.maxLength(maxLength)
+  )
+
+export const DwAccountName = nonBlank(200)
+
+/** The warehouse user the key authenticates (Snowflake allows up to 255 characters). */
+export const WarehouseUsername = nonBlank(255)
+
+export class DwAccount extends Schema.Class<DwAccount>("DwAccount")({
+  id: DwAccountId,
+  organization_id: OrganizationId,
+  name: Schema.String,
+  authentication_method: AuthenticationMethod,
+  username: Schema.String,
+  /** `SHA256:<base64>` of the current public key; null until credentials are first set. */
+  public_key_fingerprint: Schema.NullOr(Schema.String),
+  credentials_updated_at: Schema.NullOr(Schema.DateTimeUtc),
+  created_at: Schema.DateTimeUtc,
+  updated_at: Schema.DateTimeUtc,
+  etag: Schema.String
+}) {}
+
+/**
+ * Absent and null both mean "no passphrase": FastAPI clients of v1 send null for an optional
+ * field, and v2 merge patch uses null for "remove", which for a write-only field is the same.
+ */
+const Passphrase = Schema.optional(Schema.NullOr(Schema.String))
+
+/** v2 `credentials` of a PATCH: replaces the key pair (and the username when given). */
+export class KeyPairCredentials extends Schema.Class<KeyPairCredentials>("KeyPairCredentials")({
+  authentication_method: AuthenticationMethod,
+  username: Schema.optional(WarehouseUsername),
+  private_key: Schema.String,
+  private_key_passphrase: Passphrase
+}) {}
+
+/**
+ * v2 `PATCH /dw-accounts/{dw_account_id}` (merge patch). Neither member accepts null: an account
+ * always has a name, and credentials are replaced, never removed.
+ */
+export class DwAccountPatch extends Schema.Class<DwAccountPatch>("DwAccountPatch")({
+  name: Schema.optional(DwAccountName),
+  credentials: Schema.optional(KeyPairCredentials)
+}) {}
+
+/** v1 `PUT /dw-accounts/{dw_account_uuid}/credentials`. */
+export class CredentialsPut extends Schema.Class<CredentialsPut>("CredentialsPut")({
+  private_key: Schema.String,
+  private_key_passphrase: Passphrase
+}) {}

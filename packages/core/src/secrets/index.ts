@@ -1,0 +1,5 @@
+/** Secrets at rest: envelope encryption under configurable, rotatable master keys. */
+export * as Envelope from "./Envelope.js"
+export { SealedSecret, type SecretAad, SecretUnreadable } from "./Envelope.js"
+export * as MasterKeys from "./MasterKeys.js"
+export { Secrets, type SecretsService } from "./Secrets.js"
