@@ -1,0 +1,7 @@
+export * from "./Domain.js"
+export * as ETag from "./ETag.js"
+export * as InsightTransitions from "./InsightStatus.js"
+export * from "./Repo.js"
+export { applyUpdate, type UserEdit } from "./Update.js"
+export { mergeUpsert } from "./Upsert.js"
+export * as ViewDay from "./ViewDay.js"
