@@ -30,3 +30,4 @@ export { CoreLive, type Repositories } from "./Layers.js"
 
 export * from "./dwaccounts/index.js"
 export * from "./secrets/index.js"
+export * from "./usage/index.js"

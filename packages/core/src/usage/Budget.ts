@@ -1,0 +1,63 @@
+/**
+ * Budget status of a usage group in one month. A budget is credits per UTC calendar month:
+ * `on_track` below 80% of it, `at_risk` from 80% up to and including 100%, `over_budget` above,
+ * `no_budget` without one.
+ */
+import { Schema } from "effect"
+import type { MonthlyTotal } from "./Attribution.js"
+import type { UsageGroupId } from "./Domain.js"
+
+export const BudgetStatus = Schema.Literal("on_track", "at_risk", "over_budget", "no_budget")
+export type BudgetStatus = typeof BudgetStatus.Type
+
+/** Share of the budget from which a group is at risk. */
+export const AT_RISK_SHARE = 0.8
+
+export interface BudgetState {
+  readonly spent: number
+  readonly budget: number | null
+  /** `budget - spent`: negative once over budget, so the overspend shows; null without a budget. */
+  readonly remaining: number | null
+  readonly status: BudgetStatus
+}
+
+const statusOf = (spent: number, budget: number): BudgetStatus => {
+  if (spent > budget) return "over_budget"
+  // `spent > 0` matters only for a zero budget: nothing spent of nothing is on track, not at risk.
+  return spent >= AT_RISK_SHARE * budget && spent > 0 ? "at_risk" : "on_track"
+}
+
+export const budgetState = (spent: number, budget: number | null): BudgetState =>
+  budget === null
+    ? { spent, budget, remaining: null, status: "no_budget" }
+    : { spent, budget, remaining: budget - spent, status: statusOf(spent, budget) }
+
+/** Whether a `budget_exceeded` insight is due for this group and month. */
+export const raisesBudgetExceeded = (state: BudgetState): boolean => state.status === "over_budget"
+
+export interface GroupMonthBudget extends BudgetState {
+  readonly usage_group_id: UsageGroupId
+  readonly month: string
+}
+
+/**
+ * The budget state of every group in every requested month (`YYYY-MM`), in the order given:
+ * a group without attributed usage in a month has spent 0.
+ */
+export const budgetReport = (
+  groups: ReadonlyArray<{ readonly id: UsageGroupId; readonly budget: number | null }>,
+  totals: ReadonlyArray<MonthlyTotal>,
+  months: ReadonlyArray<string>
+): ReadonlyArray<GroupMonthBudget> => {
+  const spent = new Map<string, number>()
+  for (const total of totals) {
+    if (total.usage_group_id !== null) spent.set(`${total.usage_group_id}/${total.month}`, total.credits)
+  }
+  return months.flatMap((month) =>
+    groups.map((group) => ({
+      usage_group_id: group.id,
+      month,
+      ...budgetState(spent.get(`${group.id}/${month}`) ?? 0, group.budget)
+    }))
+  )
+}

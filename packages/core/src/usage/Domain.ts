@@ -1,0 +1,211 @@
+/**
+ * Usage group sets, the usage groups inside them, their filter expressions, and the usage
+ * records that groups attribute.
+ */
+import { Schema } from "effect"
+import { OrganizationId, TeamId } from "../shared/Ids.js"
+
+export const UsageGroupSetId = Schema.UUID.pipe(Schema.brand("UsageGroupSetId"))
+export type UsageGroupSetId = typeof UsageGroupSetId.Type
+
+export const UsageGroupId = Schema.UUID.pipe(Schema.brand("UsageGroupId"))
+export type UsageGroupId = typeof UsageGroupId.Type
+
+/**
+ * Decides which dimensions a set's filters may use. A set without a team has `organization`
+ * scope, a set with one `team` scope; `account` and `service_organization` exist for later use.
+ */
+export const UsageScope = Schema.Literal("organization", "team", "account", "service_organization")
+export type UsageScope = typeof UsageScope.Type
+
+export const scopeOf = (set: { readonly team_id: TeamId | null }): UsageScope =>
+  set.team_id === null ? "organization" : "team"
+
+// ---------------------------------------------------------------------------------------------
+// Filter expressions, in their normalised form (what FilterExpression.validate returns, what is
+// stored and what responses carry).
+
+export const GroupOperator = Schema.Literal("and", "or")
+export type GroupOperator = typeof GroupOperator.Type
+
+export const FilterOperator = Schema.Literal(
+  "=",
+  "!=",
+  ">",
+  ">=",
+  "<",
+  "<=",
+  "in",
+  "not_in",
+  "contains",
+  "starts_with",
+  "ends_with",
+  "ilike",
+  "is_null",
+  "array_contains"
+)
+export type FilterOperator = typeof FilterOperator.Type
+
+export const COMPONENT_TYPE = "Resource Filter"
+
+export type FilterScalar = string | number | boolean
+
+export const FilterValue = Schema.Union(
+  Schema.String,
+  Schema.Number,
+  Schema.Boolean,
+  Schema.Array(Schema.String),
+  Schema.Array(Schema.Number)
+)
+export type FilterValue = typeof FilterValue.Type
+
+export const FilterLeaf = Schema.Struct({
+  /** `field` is `path` joined by `.`; responses carry it, requests may omit it. */
+  field: Schema.Struct({ field: Schema.String, path: Schema.Array(Schema.String) }),
+  operator: FilterOperator,
+  value: FilterValue,
+  not: Schema.Boolean
+})
+export type FilterLeaf = typeof FilterLeaf.Type
+
+export interface FilterGroup {
+  readonly component_type: typeof COMPONENT_TYPE
+  readonly operator: GroupOperator
+  readonly not: boolean
+  readonly filters: ReadonlyArray<FilterNode>
+}
+export type FilterNode = FilterLeaf | FilterGroup
+
+export const FilterGroup: Schema.Schema<FilterGroup> = Schema.Struct({
+  component_type: Schema.Literal(COMPONENT_TYPE),
+  operator: GroupOperator,
+  not: Schema.Boolean,
+  filters: Schema.Array(Schema.Union(FilterLeaf, Schema.suspend(() => FilterGroup)))
+})
+
+export const isGroup = (node: FilterNode): node is FilterGroup => "filters" in node
+
+/** A whole filter expression is a group. */
+export const FilterExpression = FilterGroup
+export type FilterExpression = FilterGroup
+
+// ---------------------------------------------------------------------------------------------
+// Sets and groups.
+
+const Name = Schema.String.pipe(
+  Schema.filter((s) => s.trim().length > 0, { message: () => "must not be empty" }),
+  Schema.maxLength(200)
+)
+
+/** Credits per UTC calendar month; null means no limit. */
+export const MonthlyBudget = Schema.NullOr(Schema.Number.pipe(Schema.finite(), Schema.nonNegative()))
+
+export class UsageGroupSet extends Schema.Class<UsageGroupSet>("UsageGroupSet")({
+  id: UsageGroupSetId,
+  organization_id: OrganizationId,
+  name: Schema.String,
+  order: Schema.NonNegativeInt,
+  team_id: Schema.NullOr(TeamId),
+  /** v1 calls these `created_at`/`updated_at`, v2 `create_time`/`update_time`. */
+  created_at: Schema.DateTimeUtc,
+  updated_at: Schema.DateTimeUtc,
+  etag: Schema.String
+}) {}
+
+export class UsageGroup extends Schema.Class<UsageGroup>("UsageGroup")({
+  id: UsageGroupId,
+  organization_id: OrganizationId,
+  usage_group_set_id: UsageGroupSetId,
+  /** Read from the owning set, so a renamed set never leaves a stale name here. */
+  usage_group_set_name: Schema.String,
+  name: Schema.String,
+  budget: MonthlyBudget,
+  order: Schema.NonNegativeInt,
+  /** Responses also carry `filter_expression_json`: FilterExpression.serialize of this. */
+  filter_expression: FilterExpression,
+  created_at: Schema.DateTimeUtc,
+  updated_at: Schema.DateTimeUtc,
+  etag: Schema.String
+}) {}
+
+// ---------------------------------------------------------------------------------------------
+// Write inputs. The filter arrives as `filter_expression` (object) or `filter_expression_json`
+// (string), both left unknown here: FilterExpression.fromWriteInput validates them against the
+// catalogue of the set's scope, which a schema cannot know.
+
+export class CreateUsageGroupSet extends Schema.Class<CreateUsageGroupSet>("CreateUsageGroupSet")({
+  name: Name,
+  order: Schema.optionalWith(Schema.NonNegativeInt, { default: () => 0 }),
+  team_id: Schema.optionalWith(Schema.NullOr(TeamId), { default: () => null }),
+  /** Deprecated by the spec: accepted and ignored. */
+  dw_account_uuid: Schema.optional(Schema.NullOr(Schema.String)),
+  dw_organization_name: Schema.optional(Schema.NullOr(Schema.String))
+}) {}
+
+const filterInputFields = {
+  filter_expression: Schema.optional(Schema.Unknown),
+  filter_expression_json: Schema.optional(Schema.Unknown)
+}
+export type FilterInput = Schema.Struct.Type<typeof filterInputFields>
+
+const BOTH_FILTER_FORMS = "give either filter_expression or filter_expression_json, not both"
+
+/** Both keys present is an error even when one of them is null: which one was meant is unclear. */
+const notBothFilterForms = (input: FilterInput) =>
+  !("filter_expression" in input && "filter_expression_json" in input) ||
+  { path: ["filter_expression_json"], message: BOTH_FILTER_FORMS }
+
+export class CreateUsageGroup extends Schema.Class<CreateUsageGroup>("CreateUsageGroup")(
+  Schema.Struct({
+    name: Name,
+    order: Schema.optionalWith(Schema.NonNegativeInt, { default: () => 0 }),
+    budget: Schema.optionalWith(MonthlyBudget, { default: () => null }),
+    ...filterInputFields
+  }).pipe(
+    Schema.filter((input) =>
+      "filter_expression" in input || "filter_expression_json" in input
+        ? notBothFilterForms(input)
+        : { path: ["filter_expression"], message: "filter_expression or filter_expression_json is required" }
+    )
+  )
+) {}
+
+/** A merge patch: absent fields stay as they are; `budget: null` removes the limit. */
+export class PatchUsageGroup extends Schema.Class<PatchUsageGroup>("PatchUsageGroup")(
+  Schema.Struct({
+    name: Schema.optional(Name),
+    order: Schema.optional(Schema.NonNegativeInt),
+    budget: Schema.optional(MonthlyBudget),
+    ...filterInputFields
+  }).pipe(Schema.filter(notBothFilterForms))
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Usage records: one query or metering row. Dimensions a row does not know are absent or null.
+
+const TextDimension = Schema.optional(Schema.NullOr(Schema.String))
+
+export const UsageRecord = Schema.Struct({
+  start_time: Schema.Date,
+  credits: Schema.Number.pipe(Schema.finite()),
+  warehouse_name: TextDimension,
+  warehouse_size: TextDimension,
+  user_name: TextDimension,
+  role_name: TextDimension,
+  database_name: TextDimension,
+  schema_name: TextDimension,
+  query_tag: TextDimension,
+  query_type: TextDimension,
+  service_type: TextDimension,
+  is_serverless: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  execution_time_ms: Schema.optional(Schema.NullOr(Schema.Number.pipe(Schema.finite()))),
+  bytes_scanned: Schema.optional(Schema.NullOr(Schema.Number.pipe(Schema.finite()))),
+  accessed_databases: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+  tags: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.String }))),
+  dbt_project: TextDimension,
+  dbt_model: TextDimension,
+  account_name: TextDimension,
+  region: TextDimension,
+  dw_organization_name: TextDimension
+})
+export type UsageRecord = typeof UsageRecord.Type
