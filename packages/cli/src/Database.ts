@@ -1,0 +1,39 @@
+/**
+ * `--database` URLs: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. Default from
+ * COSTLINE_DATABASE_URL, else `sqlite:.costline/costline.db`.
+ */
+import type { Repositories } from "@costline/core"
+import { PgStore } from "@costline/store-pg"
+import { SqliteStore } from "@costline/store-sqlite"
+import { Either, Layer } from "effect"
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+
+export const DEFAULT_DATABASE_URL = "sqlite:.costline/costline.db"
+
+export type Database =
+  | { readonly _tag: "sqlite"; readonly filename: string }
+  | { readonly _tag: "postgres"; readonly url: string }
+
+export const parseDatabaseUrl = (raw: string): Either.Either<Database, string> => {
+  if (raw.startsWith("sqlite:")) {
+    const filename = raw.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "")
+    return filename.length === 0
+      ? Either.left("sqlite URL needs a path, e.g. sqlite:.costline/costline.db or sqlite::memory:")
+      : Either.right({ _tag: "sqlite", filename })
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) return Either.right({ _tag: "postgres", url: raw })
+  return Either.left(`unsupported database URL '${raw}' (use sqlite:<path>, sqlite::memory: or postgres://…)`)
+}
+
+export const resolveDatabaseUrl = (flag: string | undefined): string =>
+  flag ?? (process.env.COSTLINE_DATABASE_URL || undefined) ?? DEFAULT_DATABASE_URL
+
+/** The store layer for a database; creates the SQLite file's folder on first use. */
+export const storeLayer = (database: Database, options: { readonly migrate?: boolean } = {}) => {
+  if (database._tag === "postgres") return PgStore.layer({ url: database.url, migrate: options.migrate ?? true })
+  if (database.filename !== ":memory:") mkdirSync(dirname(database.filename), { recursive: true })
+  return SqliteStore.layer({ filename: database.filename, migrate: options.migrate ?? true })
+}
+
+export type StoreLayer = Layer.Layer<Repositories, unknown>

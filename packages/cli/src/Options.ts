@@ -1,0 +1,27 @@
+/** Options shared by several commands, and how a command gets the core services. */
+import { Options } from "@effect/cli"
+import { CoreLive } from "@costline/core"
+import { Effect, Either, Layer, Option } from "effect"
+import { parseDatabaseUrl, resolveDatabaseUrl, storeLayer } from "./Database.js"
+
+export const database = Options.text("database").pipe(
+  Options.withDescription("sqlite:<path>, sqlite::memory: or postgres://… (default: $COSTLINE_DATABASE_URL or sqlite:.costline/costline.db)"),
+  Options.optional
+)
+
+export const org = Options.text("org").pipe(Options.withDescription("organization id"))
+
+/** A one-line reason for exit code 1. */
+export class CliFailure extends Error {}
+
+export const resolveDatabase = (flag: Option.Option<string>) =>
+  Either.match(parseDatabaseUrl(resolveDatabaseUrl(Option.getOrUndefined(flag))), {
+    onLeft: (reason) => Effect.fail(new CliFailure(reason)),
+    onRight: Effect.succeed
+  })
+
+/** Core services over the store the `--database` flag names (migrated on open). */
+export const coreLayer = (flag: Option.Option<string>) =>
+  Layer.unwrapEffect(
+    Effect.map(resolveDatabase(flag), (db) => CoreLive.pipe(Layer.provideMerge(storeLayer(db))))
+  )

@@ -1,0 +1,26 @@
+/**
+ * Demo data: an organization, an admin member and an admin API key. Re-running keeps what
+ * exists and mints a new key (a key's token cannot be shown twice).
+ */
+import { Actor, ApiKeys, Organizations, type OrganizationId, Users } from "@costline/core"
+import { Effect } from "effect"
+
+export const demoAdminEmail = (orgId: string) => `admin@${orgId}.example`
+
+export const seedOrganization = (orgId: string, keyName = "demo") =>
+  Effect.gen(function*() {
+    const organizations = yield* Organizations
+    const users = yield* Users
+    const keys = yield* ApiKeys
+    const actor = Actor.system()
+    const created = yield* organizations.create({ id: orgId, name: `${orgId} organization` }).pipe(
+      Effect.as(true),
+      Effect.catchTag("AlreadyExists", () => Effect.succeed(false))
+    )
+    const id = orgId as OrganizationId
+    yield* users.add(actor, id, { email: demoAdminEmail(orgId), role: "admin" }).pipe(
+      Effect.catchTag("AlreadyExists", () => Effect.void)
+    )
+    const { token } = yield* keys.create(actor, id, { name: keyName, access: "admin", scopes: ["*"] })
+    return { organizationId: id, created, token }
+  })

@@ -1,0 +1,15 @@
+import { Command, Options } from "@effect/cli"
+import { Console, Effect } from "effect"
+import { coreLayer, database } from "../Options.js"
+import { demoAdminEmail, seedOrganization } from "../Seed.js"
+
+const org = Options.text("org").pipe(Options.withDefault("demo"))
+
+export const seed = Command.make("seed", { org, database }, (args) =>
+  Effect.gen(function*() {
+    const result = yield* seedOrganization(args.org)
+    yield* Console.log(
+      `${result.created ? "created" : "kept"} organization ${result.organizationId} with admin ${demoAdminEmail(args.org)}; new admin API key:`
+    )
+    yield* Console.log(result.token)
+  }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("create demo data; prints a new admin API key last"))

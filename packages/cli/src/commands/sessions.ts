@@ -1,0 +1,16 @@
+import { Command, Options } from "@effect/cli"
+import { type OrganizationId, Sessions } from "@costline/core"
+import { Console, DateTime, Effect } from "effect"
+import { coreLayer, database, org } from "../Options.js"
+
+const email = Options.text("email").pipe(Options.withDescription("an existing member of the organization"))
+
+const create = Command.make("create", { org, email, database }, (args) =>
+  Effect.gen(function*() {
+    const sessions = yield* Sessions
+    const { session, token } = yield* sessions.create(args.org as OrganizationId, args.email)
+    yield* Console.log(`session for ${args.email} expires ${DateTime.formatIso(session.expires_at)}`)
+    yield* Console.log(token)
+  }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("log a user in; prints the session token last"))
+
+export const sessions = Command.make("sessions").pipe(Command.withSubcommands([create]))

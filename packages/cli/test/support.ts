@@ -1,0 +1,60 @@
+/** Runs the built `costline` binary in a scratch directory, as a user would. */
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+
+/** The commands default to `sqlite:.costline/costline.db` under their cwd unless told otherwise. */
+const env = (() => {
+  const { COSTLINE_DATABASE_URL: _ignored, ...rest } = process.env
+  return rest
+})()
+
+export const scratchDir = () => mkdtempSync(join(tmpdir(), "costline-cli-"))
+
+export interface RunResult {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+export const costline = (cwd: string, ...args: Array<string>) =>
+  new Promise<RunResult>((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, env }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
+      resolve({ code, stdout, stderr })
+    })
+  })
+
+export const lastLine = (text: string) => text.trimEnd().split("\n").at(-1) ?? ""
+
+/** Starts `costline serve`; resolves once it reports that it is listening. */
+export const startServer = (cwd: string, ...args: Array<string>) =>
+  new Promise<{ child: ChildProcess; output: () => string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "serve", ...args], {
+      cwd,
+      env
+    })
+    let output = ""
+    const onExit = (code: number | null) => reject(new Error(`serve exited early (${code}): ${output}`))
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes("costline listening on")) {
+        child.off("exit", onExit)
+        resolve({ child, output: () => output })
+      }
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", onData)
+    child.once("exit", onExit)
+  })
+
+export const stop = (child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode)
+    child.once("exit", (code) => resolve(code))
+    child.kill(signal)
+  })

@@ -1,0 +1,92 @@
+/**
+ * Mounting the API in a host application: a node `(req, res)` handler (node:http, Express,
+ * Fastify's raw handler) or a fetch-style `(Request) => Promise<Response>` (Hono, Bun, Deno,
+ * workers). The node handler opens the store when it is made (a store that cannot be opened is
+ * logged and every request answered 503), the web handler on its first request; both release
+ * the store on `dispose()`.
+ */
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Exit, Layer, ManagedRuntime } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { failure, PROBLEMS } from "./errors/Problem.js"
+import * as ProblemJson from "./errors/ProblemJson.js"
+import { ApiLive } from "./Layers.js"
+import * as RequestId from "./middleware/RequestId.js"
+import { type ApiOptions, pipelineOptions } from "./Options.js"
+
+export interface Disposable {
+  /** Stops serving and closes the store. */
+  readonly dispose: () => Promise<void>
+}
+
+export type NodeHandler = ((request: IncomingMessage, response: ServerResponse) => void) & Disposable
+
+export type WebHandler = ((request: Request) => Promise<Response>) & Disposable
+
+/** What every request gets from a handler whose API could not start (its store would not open). */
+const notStarted = (request: IncomingMessage, response: ServerResponse) => {
+  const incoming = request.headers[RequestId.HEADER]
+  const requestId = RequestId.fromHeader(typeof incoming === "string" ? incoming : undefined)
+  const problem = failure("unavailable", "the API could not start; see the server log")
+  response
+    .writeHead(PROBLEMS.unavailable.status, { "content-type": ProblemJson.CONTENT_TYPE, [RequestId.HEADER]: requestId })
+    .end(JSON.stringify(ProblemJson.body(problem, requestId)))
+}
+
+export const makeHandler = <E>(options: ApiOptions<E>): NodeHandler => {
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(ApiLive(options), HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer, NodeHttpServer.layerContext)
+  )
+  const ready = runtime.runPromiseExit(Effect.flatMap(HttpApiBuilder.httpApp, (app) => NodeHttpServer.makeHandler(app)))
+    .then((exit) => {
+      if (Exit.isSuccess(exit)) return exit.value
+      // Logged once; every request then gets a 503 rather than a hanging socket.
+      Effect.runFork(Effect.logError("costline: the API could not start", exit.cause))
+      return undefined
+    })
+  const handler = (request: IncomingMessage, response: ServerResponse) => {
+    void ready.then((handle) => handle === undefined ? notStarted(request, response) : handle(request, response))
+  }
+  return Object.assign(handler, { dispose: () => runtime.dispose() })
+}
+
+/**
+ * The body of a web request, read up to `maxBytes`; undefined when it is longer. Web runtimes
+ * hand over bodies of unknown length, and the platform would read them whole.
+ */
+const readBounded = async (body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | undefined> => {
+  const reader = body.getReader()
+  const chunks: Array<Uint8Array> = []
+  let length = 0
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    length += chunk.value.byteLength
+    if (length > maxBytes) {
+      await reader.cancel()
+      return undefined
+    }
+    chunks.push(chunk.value)
+  }
+  return Buffer.concat(chunks)
+}
+
+/**
+ * A request whose body size is announced: buffered when it fits, and when it does not, emptied
+ * and announced as one byte too long, so the pipeline answers 413 in the caller's API version.
+ */
+const withAnnouncedLength = async (request: Request, maxBytes: number): Promise<Request> => {
+  if (request.body === null || request.headers.has("content-length")) return request
+  const body = await readBounded(request.body, maxBytes)
+  const headers = new Headers(request.headers)
+  headers.set("content-length", String(body === undefined ? maxBytes + 1 : body.byteLength))
+  return new Request(request.url, { method: request.method, headers, ...(body === undefined ? {} : { body }) })
+}
+
+export const toWebHandler = <E>(options: ApiOptions<E>): WebHandler => {
+  const { maxBodyBytes } = pipelineOptions(options)
+  const web = HttpApiBuilder.toWebHandler(Layer.mergeAll(ApiLive(options), HttpServer.layerContext))
+  return Object.assign(
+    async (request: Request) => web.handler(await withAnnouncedLength(request, maxBodyBytes)),
+    { dispose: web.dispose }
+  )
+}

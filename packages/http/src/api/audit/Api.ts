@@ -1,0 +1,28 @@
+/** `GET /v2/audit-logs`: the audit export, polled with an exactly-once page token. */
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { AuditRecord } from "@costline/core"
+import { Schema, Struct } from "effect"
+import { Declared } from "../Errors.js"
+import { v2 } from "../Versions.js"
+import { AuditLogsParams } from "./Params.js"
+
+/** A record as exported: the tenant is the caller's own, so `organization_id` is left out. */
+export const AuditRecordV2 = Schema.Struct(Struct.omit(AuditRecord.fields, "organization_id")).annotations({
+  identifier: "AuditRecord"
+})
+
+export const AuditLogPage = Schema.Struct({
+  items: Schema.Array(AuditRecordV2),
+  /** Points just past the last item; null only when there were no items. */
+  page_token: Schema.NullOr(Schema.String),
+  row_count: Schema.Int
+}).annotations({ identifier: "AuditLogPage" })
+
+export class AuditApi extends v2(
+  HttpApiGroup.make("audit").add(
+    HttpApiEndpoint.get("exportAuditLogs", "/audit-logs")
+      .setUrlParams(AuditLogsParams)
+      .addSuccess(AuditLogPage)
+      .addError(Declared.InvalidPageToken)
+  )
+) {}

@@ -1,0 +1,105 @@
+/**
+ * Flattens an Effect `ParseIssue` tree into field-level issues: the path of the field, the kind
+ * of problem, a one-line message and the value received there. Walks the tree the way Effect's
+ * `ArrayFormatter` does, but keeps what that formatter drops: the received value (FastAPI echoes
+ * it as `input`) and the expected type (FastAPI names it in `type`).
+ */
+import { Option, ParseResult, SchemaAST } from "effect"
+import type { ExpectedType, IssueKind, RequestIssue } from "./Problem.js"
+
+export type DecodedIssue = Omit<RequestIssue, "location">
+
+const format = (issue: ParseResult.ParseIssue): string => ParseResult.TreeFormatter.formatIssueSync(issue)
+
+/**
+ * A failed check or transformation speaks with its own `message` annotation when it has one (as
+ * in Effect's formatters), else with the single-line message of what failed inside it.
+ */
+const ownOrInnerMessage = (issue: ParseResult.Refinement | ParseResult.Transformation): string =>
+  format(Option.isSome(SchemaAST.getMessageAnnotation(issue.ast)) ? issue : issue.issue)
+
+const isEnum = (ast: SchemaAST.AST): boolean =>
+  SchemaAST.isLiteral(ast) || SchemaAST.isEnums(ast) ||
+  (SchemaAST.isUnion(ast) && ast.types.every((member) => SchemaAST.isLiteral(member)))
+
+const expectedType = (ast: SchemaAST.AST): ExpectedType | undefined => {
+  switch (ast._tag) {
+    case "StringKeyword":
+    case "TemplateLiteral":
+      return "string"
+    case "BooleanKeyword":
+      return "boolean"
+    case "NumberKeyword":
+      return "number"
+    case "TypeLiteral":
+      return "object"
+    case "TupleType":
+      return "array"
+    default:
+      return undefined
+  }
+}
+
+const members = <A>(single: A | ReadonlyArray<A>): ReadonlyArray<A> =>
+  Array.isArray(single) ? single : [single as A]
+
+/**
+ * An optional field is a union with `undefined`; that a present value is not `undefined` is no
+ * news to anyone, so that member's complaint is dropped when others remain.
+ */
+const withoutOptionalMember = (issues: ReadonlyArray<ParseResult.ParseIssue>) => {
+  const relevant = issues.filter((issue) => !(issue._tag === "Type" && SchemaAST.isUndefinedKeyword(issue.ast)))
+  return relevant.length > 0 ? relevant : issues
+}
+
+const withoutUndefined = (union: SchemaAST.Union): SchemaAST.AST =>
+  SchemaAST.Union.make(union.types.filter((member) => !SchemaAST.isUndefinedKeyword(member)))
+
+const leaf = (
+  path: ReadonlyArray<PropertyKey>,
+  issue: IssueKind,
+  message: string,
+  input: unknown,
+  expected?: ExpectedType
+): DecodedIssue => ({ path, issue, message, input, expected })
+
+const typeLeaf = (path: ReadonlyArray<PropertyKey>, issue: ParseResult.Type): DecodedIssue =>
+  isEnum(issue.ast)
+    ? leaf(path, "invalid_enum", format(issue), issue.actual)
+    : leaf(path, "invalid_type", format(issue), issue.actual, expectedType(issue.ast))
+
+const walk = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, parent: unknown): Array<DecodedIssue> => {
+  switch (issue._tag) {
+    case "Pointer":
+      return walk(issue.issue, [...path, ...members(issue.path)], issue.actual)
+    case "Missing":
+      // The object that lacks the field is what a client needs to see, not `undefined`.
+      return [leaf(path, "missing", issue.message ?? "is required", parent)]
+    case "Unexpected":
+      return [leaf(path, "unexpected", issue.message ?? "is not allowed", issue.actual)]
+    case "Forbidden":
+      return [leaf(path, "invalid_value", format(issue), issue.actual)]
+    case "Type":
+      return [typeLeaf(path, issue)]
+    case "Composite": {
+      const inner = withoutOptionalMember(members(issue.issues))
+      // A value that matches no member of a union is one problem: "Expected a | b, actual c".
+      if (SchemaAST.isUnion(issue.ast) && inner.every((member) => member._tag === "Type")) {
+        return [typeLeaf(path, new ParseResult.Type(withoutUndefined(issue.ast), issue.actual))]
+      }
+      return inner.flatMap((member) => walk(member, path, issue.actual))
+    }
+    case "Refinement":
+      // A failed predicate is a bad value; a failure before the predicate is whatever it was.
+      return issue.kind === "Predicate"
+        ? [leaf(path, "invalid_value", ownOrInnerMessage(issue), issue.actual)]
+        : walk(issue.issue, path, parent)
+    case "Transformation":
+      return issue.kind === "Transformation"
+        ? [leaf(path, "invalid_value", ownOrInnerMessage(issue), issue.actual)]
+        : walk(issue.issue, path, parent)
+  }
+}
+
+/** Every field-level problem in the issue tree, in the order the schema reported them. */
+export const fieldIssues = (issue: ParseResult.ParseIssue): ReadonlyArray<DecodedIssue> => walk(issue, [], undefined)

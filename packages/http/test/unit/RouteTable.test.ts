@@ -1,0 +1,68 @@
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Context, FastCheck as fc, Option, Schema } from "effect"
+
+import * as RouteTable from "../../src/routing/RouteTable.js"
+
+class Note extends Context.Tag("test/Note")<Note, string>() {}
+
+const id = HttpApiSchema.param("id", Schema.String)
+const org = HttpApiSchema.param("org", Schema.String)
+
+const api = HttpApi.make("test")
+  .add(
+    HttpApiGroup.make("items")
+      .add(HttpApiEndpoint.get("list", "/items"))
+      .add(HttpApiEndpoint.post("create", "/items"))
+      .add(HttpApiEndpoint.get("read")`/items/${id}`.annotate(Note, "read"))
+      .add(HttpApiEndpoint.del("remove")`/items/${id}`)
+      .prefix("/v2")
+  )
+  .add(HttpApiGroup.make("legacy").add(HttpApiEndpoint.post("create")`/${org}/items`).prefix("/api"))
+
+const table = RouteTable.fromApi(api)
+
+const matched = (method: string, path: string) =>
+  Option.map(RouteTable.match(table, method, path), ({ params, route }) => ({ name: route.endpoint.name, params }))
+
+describe("RouteTable", () => {
+  it("finds the endpoint of a method and path, with its decoded parameters", () => {
+    expect(matched("GET", "/v2/items/a%20b?x=1")).toEqual(Option.some({ name: "read", params: { id: "a b" } }))
+    expect(matched("DELETE", "/v2/items/7")).toEqual(Option.some({ name: "remove", params: { id: "7" } }))
+    expect(matched("POST", "/api/acme/items")).toEqual(Option.some({ name: "create", params: { org: "acme" } }))
+  })
+
+  it("matches as the router does: letter case, trailing and duplicate slashes do not matter", () => {
+    expect(matched("GET", "/V2/ITEMS/")).toEqual(Option.some({ name: "list", params: {} }))
+    expect(matched("GET", "//v2//items/7/")).toEqual(Option.some({ name: "read", params: { id: "7" } }))
+  })
+
+  it("serves HEAD with the GET route", () => {
+    expect(matched("HEAD", "/v2/items")).toEqual(Option.some({ name: "list", params: {} }))
+  })
+
+  it("finds nothing for another method, a longer path or an empty parameter", () => {
+    expect(matched("PUT", "/v2/items")).toEqual(Option.none())
+    expect(matched("GET", "/v2/items/7/extra")).toEqual(Option.none())
+    expect(matched("POST", "/api//items")).toEqual(Option.none())
+  })
+
+  it("lists the methods a path allows, HEAD along with GET", () => {
+    expect(RouteTable.allowedMethods(table, "/v2/items")).toEqual(["GET", "HEAD", "POST"])
+    expect(RouteTable.allowedMethods(table, "/v2/items/7")).toEqual(["GET", "HEAD", "DELETE"])
+    expect(RouteTable.allowedMethods(table, "/v2/nothing")).toEqual([])
+  })
+
+  it("exposes endpoint annotations", () => {
+    const read = Option.getOrThrow(RouteTable.match(table, "GET", "/v2/items/1"))
+    expect(RouteTable.annotation(read.route, Note)).toEqual(Option.some("read"))
+    const list = Option.getOrThrow(RouteTable.match(table, "GET", "/v2/items"))
+    expect(RouteTable.annotation(list.route, Note)).toEqual(Option.none())
+  })
+
+  it.prop("round-trips any parameter value through percent-encoding", [fc.string({ minLength: 1 })], ([value]) => {
+    expect(matched("GET", `/v2/items/${encodeURIComponent(value)}`)).toEqual(
+      Option.some({ name: "read", params: { id: value } })
+    )
+  })
+})
