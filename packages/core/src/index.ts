@@ -1,4 +1,5 @@
 export * as ApiToken from "./identity/ApiToken.js"
+export * as ETag from "./shared/ETag.js"
 export * as AuditCursor from "./audit/AuditCursor.js"
 export * as Permissions from "./identity/Permissions.js"
 
@@ -24,7 +25,7 @@ export { normalizeEmail, Users } from "./identity/Users.js"
 
 export * from "./teams/Domain.js"
 export * from "./teams/Repo.js"
-export { teamValues, Teams } from "./teams/Teams.js"
+export { teamEtag, teamValues, Teams } from "./teams/Teams.js"
 
 export { CoreLive, type Repositories } from "./Layers.js"
 

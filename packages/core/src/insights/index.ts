@@ -1,5 +1,5 @@
 export * from "./Domain.js"
-export * as ETag from "./ETag.js"
+export { forInsight as insightETag } from "./ETag.js"
 export * as InsightTransitions from "./InsightStatus.js"
 export * from "./Repo.js"
 export { applyUpdate, type UserEdit } from "./Update.js"

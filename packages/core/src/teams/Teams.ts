@@ -1,6 +1,7 @@
 /** The teams service. Every change appends its `teams` audit record in the same transaction. */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
+import * as ETag from "../shared/ETag.js"
 import type { Actor } from "../shared/Actor.js"
 import { AlreadyExists, NotFound, type StoreUnavailable } from "../shared/Errors.js"
 import { newId, type OrganizationId, type TeamId } from "../shared/Ids.js"
@@ -13,6 +14,9 @@ export const teamValues = (team: Team) => ({
   is_all_users: team.is_all_users,
   default_member_role: team.default_member_role
 })
+
+/** Strong ETag of what a team update can change. */
+export const teamEtag = (team: Team): string => ETag.compute(teamValues(team))
 
 export class Teams extends Context.Tag("@costline/core/Teams")<
   Teams,

@@ -1,12 +1,12 @@
 /** Handlers of the teams groups: authorize, call core's `Teams`, shape the answer. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Authorization, type CreateTeam, Permissions, Teams } from "@costline/core"
+import { Authorization, type CreateTeam, Permissions, teamEtag, Teams } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
-import { teamEtag, toTeamV1, toTeamV2 } from "./Representation.js"
+import { toTeamV1, toTeamV2 } from "./Representation.js"
 
 const makeCreateTeam = Effect.gen(function*() {
   const authorization = yield* Authorization
