@@ -26,9 +26,34 @@ const project = (name: string, extra: Record<string, unknown> = {}) => ({
 })
 
 export default [
-  project("core"),
+  // Property tests parse thousands of queries: allow for a loaded machine.
+  project("core", { testTimeout: 30_000 }),
   project("store-sqlite"),
-  project("store-pg", { globalSetup: ["test/globalSetup.ts"], testTimeout: 60_000, hookTimeout: 120_000 }),
-  project("http"),
-  project("cli", { testTimeout: 60_000 })
+  // One file at a time: the files share one server, and an open transaction in one database
+  // holds back audit visibility (pg_snapshot_xmin) in every other.
+  project("store-pg", {
+    globalSetup: ["test/globalSetup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    poolOptions: { forks: { singleFork: true } }
+  }),
+  // Generous: some http files start and stop a Postgres server of their own on a busy machine.
+  project("http", { testTimeout: 60_000, hookTimeout: 120_000 }),
+  // CLI tests start real processes, several per test: generous limits for a loaded 2-core machine.
+  project("cli", { testTimeout: 180_000, hookTimeout: 180_000 }),
+  // The benchmark harness's own rules (its baseline must speak costline's formats).
+  { resolve: { alias }, test: { name: "bench", root: "bench", include: ["test/**/*.test.ts"] } },
+  // The runnable examples, tested as their users would run them; Postgres as store-pg gets it.
+  {
+    resolve: { alias },
+    test: {
+      name: "examples",
+      root: "examples",
+      include: ["**/*.test.ts"],
+      globalSetup: ["../test-support/postgres/globalSetup.ts"],
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+      poolOptions: { forks: { singleFork: true } }
+    }
+  }
 ]

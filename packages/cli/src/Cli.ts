@@ -1,14 +1,20 @@
 /** The `costline` command tree: the stable CLI contract of API-DECISIONS.md. */
 import { Command } from "@effect/cli"
+import { audit } from "./commands/audit.js"
+import { dwAccounts } from "./commands/dwAccounts.js"
+import { insights } from "./commands/insights.js"
+import { invitations } from "./commands/invitations.js"
 import { keys } from "./commands/keys.js"
 import { migrate } from "./commands/migrate.js"
+import { orgCommand } from "./commands/org.js"
 import { seed } from "./commands/seed.js"
 import { serve } from "./commands/serve.js"
+import { usage } from "./commands/usage.js"
 import { sessions } from "./commands/sessions.js"
 import { users } from "./commands/users.js"
 
 export const root = Command.make("costline").pipe(
-  Command.withSubcommands([serve, migrate, keys, sessions, users, seed])
+  Command.withSubcommands([serve, migrate, keys, sessions, users, invitations, orgCommand, dwAccounts, usage, insights, audit, seed])
 )
 
 export const run = Command.run(root, { name: "costline", version: "0.1.0" })

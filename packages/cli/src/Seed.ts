@@ -1,9 +1,10 @@
 /**
- * Demo data: an organization, an admin member and an admin API key. Re-running keeps what
- * exists and mints a new key (a key's token cannot be shown twice).
+ * Demo data: an organization, an admin member, an admin API key and demo insights. Re-running
+ * keeps what exists and mints a new key (a key's token cannot be shown twice).
  */
-import { Actor, ApiKeys, Organizations, type OrganizationId, Users } from "@costline/core"
+import { Actor, ApiKeys, Insights, Organizations, type OrganizationId, Users } from "@costline/core"
 import { Effect } from "effect"
+import { demoInsights } from "./DemoInsights.js"
 
 export const demoAdminEmail = (orgId: string) => `admin@${orgId}.example`
 
@@ -21,6 +22,8 @@ export const seedOrganization = (orgId: string, keyName = "demo") =>
     yield* users.add(actor, id, { email: demoAdminEmail(orgId), role: "admin" }).pipe(
       Effect.catchTag("AlreadyExists", () => Effect.void)
     )
+    const insights = yield* Insights
+    yield* Effect.forEach(demoInsights, (insight) => insights.upsert(actor, id, insight), { discard: true })
     const { token } = yield* keys.create(actor, id, { name: keyName, access: "admin", scopes: ["*"] })
-    return { organizationId: id, created, token }
+    return { organizationId: id, created, token, insights: demoInsights.length }
   })

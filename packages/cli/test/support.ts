@@ -32,11 +32,14 @@ export const costline = (cwd: string, ...args: Array<string>) =>
 export const lastLine = (text: string) => text.trimEnd().split("\n").at(-1) ?? ""
 
 /** Starts `costline serve`; resolves once it reports that it is listening. */
-export const startServer = (cwd: string, ...args: Array<string>) =>
+export const startServer = (cwd: string, ...args: Array<string>) => startServerWith({}, cwd, ...args)
+
+/** `startServer` with more environment variables. */
+export const startServerWith = (extraEnv: Record<string, string>, cwd: string, ...args: Array<string>) =>
   new Promise<{ child: ChildProcess; output: () => string }>((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, "serve", ...args], {
       cwd,
-      env
+      env: { ...env, ...extraEnv }
     })
     let output = ""
     const onExit = (code: number | null) => reject(new Error(`serve exited early (${code}): ${output}`))

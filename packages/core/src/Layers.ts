@@ -9,12 +9,42 @@ import * as ApiKeys from "./identity/ApiKeys.js"
 import * as Auth from "./identity/Auth.js"
 import * as Authorization from "./identity/Authorization.js"
 import * as Organizations from "./identity/Organizations.js"
-import type { ApiKeysRepo, OrganizationsRepo, RoleAssignmentsRepo, SessionsRepo, UsersRepo } from "./identity/Repo.js"
+import * as Invitations from "./identity/Invitations.js"
+import type {
+  ApiKeysRepo,
+  InvitationsRepo,
+  OrganizationsRepo,
+  RoleAssignmentsRepo,
+  SessionsRepo,
+  UsersRepo
+} from "./identity/Repo.js"
+import type { ScopeDirectory } from "./identity/Scope.js"
+import * as Scopes from "./identity/Scopes.js"
+import * as UserRoles from "./identity/UserRoles.js"
+import type { SsoGroupsRepo } from "./ssogroups/Repo.js"
+import * as SsoGroups from "./ssogroups/SsoGroups.js"
+import type { TeamMembersRepo } from "./teams/Repo.js"
+import * as TeamMembers from "./teams/TeamMembers.js"
+import * as TeamRoles from "./teams/TeamRoles.js"
 import * as Sessions from "./identity/Sessions.js"
 import * as Users from "./identity/Users.js"
+import type { StoreHealth } from "./health/StoreHealth.js"
+import type { RateLimitRepo } from "./ratelimit/Repo.js"
 import type { Transactor } from "./shared/Transactor.js"
 import type { TeamsRepo } from "./teams/Repo.js"
+import * as DwAccounts from "./dwaccounts/DwAccounts.js"
+import type { DwAccountsRepo } from "./dwaccounts/Repo.js"
+import type { LinkableItems, TicketLinksRepo } from "./ticketlinks/Repo.js"
+import * as TicketLinks from "./ticketlinks/TicketLinks.js"
 import * as Teams from "./teams/Teams.js"
+import * as InsightQueries from "./insights/InsightQueries.js"
+import * as Insights from "./insights/Insights.js"
+import type { InsightsRepo } from "./insights/Repo.js"
+import * as ListCursors from "./shared/Listing.js"
+import * as UsageAttribution from "./usage/AttributionService.js"
+import type { UsageGroupsRepo, UsageRecordsRepo } from "./usage/Repo.js"
+import * as UsageGroups from "./usage/UsageGroups.js"
+import * as UsageImport from "./usage/UsageImport.js"
 
 /** Everything a store must provide. */
 export type Repositories =
@@ -27,10 +57,25 @@ export type Repositories =
   | SessionsRepo
   | RoleAssignmentsRepo
   | TeamsRepo
+  | TeamMembersRepo
+  | SsoGroupsRepo
+  | InvitationsRepo
+  | ScopeDirectory
+  | TicketLinksRepo
+  | LinkableItems
+  | DwAccountsRepo
+  | RateLimitRepo
+  | StoreHealth
+  | InsightsRepo
+  | UsageGroupsRepo
+  | UsageRecordsRepo
 
 const AuditLive = AuditLog.layer
 const OrganizationsLive = Organizations.layer.pipe(Layer.provide(AuditLive))
 const UsersLive = Users.layer.pipe(Layer.provide(OrganizationsLive), Layer.provide(AuditLive))
+const ScopesLive = Scopes.layer
+const TeamsLive = Teams.layer.pipe(Layer.provide([AuditLive, ScopesLive, ListCursors.layer]))
+const UsageGroupsLive = UsageGroups.layer.pipe(Layer.provide(AuditLive))
 
 /** Every core service, given the repositories of a store. */
 export const CoreLive = Layer.mergeAll(
@@ -41,5 +86,23 @@ export const CoreLive = Layer.mergeAll(
   Sessions.layer.pipe(Layer.provide(UsersLive), Layer.provide(AuditLive)),
   Auth.layer,
   Authorization.layer.pipe(Layer.provide(AuditLive)),
-  Teams.layer.pipe(Layer.provide(AuditLive))
+  TeamsLive,
+  TeamMembers.layer.pipe(Layer.provide([TeamsLive, AuditLive])),
+  TeamRoles.layer.pipe(Layer.provide([TeamsLive, AuditLive, ScopesLive, ListCursors.layer])),
+  SsoGroups.layer.pipe(Layer.provide([AuditLive, ScopesLive, ListCursors.layer])),
+  UserRoles.layer.pipe(Layer.provide([UsersLive, AuditLive, ScopesLive, ListCursors.layer])),
+  Invitations.layer.pipe(Layer.provide([OrganizationsLive, AuditLive])),
+  TicketLinks.layer.pipe(Layer.provide([AuditLive, ListCursors.layer])),
+  Insights.layer.pipe(Layer.provide([OrganizationsLive, AuditLive, ListCursors.layer])),
+  InsightQueries.layer,
+  UsageGroupsLive,
+  UsageAttribution.layer.pipe(Layer.provide(UsageGroupsLive)),
+  UsageImport.layer.pipe(Layer.provide(OrganizationsLive))
 )
+
+/**
+ * CoreLive plus the services that seal secrets (warehouse credentials). Where master keys come
+ * from is the host's decision (environment, a key file, a vault), so `Secrets` stays a
+ * requirement, beside the store's repositories.
+ */
+export const CoreWithSecretsLive = DwAccounts.layer.pipe(Layer.provideMerge(CoreLive))

@@ -3,13 +3,14 @@
  * Fastify's raw handler) or a fetch-style `(Request) => Promise<Response>` (Hono, Bun, Deno,
  * workers). The node handler opens the store when it is made (a store that cannot be opened is
  * logged and every request answered 503), the web handler on its first request; both release
- * the store on `dispose()`.
+ * the store on `dispose()`. With `basePath` they serve the API under a prefix of the host's.
  */
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, HttpServer, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Exit, Layer, ManagedRuntime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { failure, PROBLEMS } from "./errors/Problem.js"
+import * as BasePath from "./BasePath.js"
+import { failure, PROBLEMS, type ProblemCode } from "./errors/Problem.js"
 import * as ProblemJson from "./errors/ProblemJson.js"
 import { ApiLive } from "./Layers.js"
 import * as RequestId from "./middleware/RequestId.js"
@@ -24,21 +25,61 @@ export type NodeHandler = ((request: IncomingMessage, response: ServerResponse) 
 
 export type WebHandler = ((request: Request) => Promise<Response>) & Disposable
 
+export interface MountOptions<E = never> extends ApiOptions<E> {
+  /**
+   * The path the host serves the API under, e.g. `/cost`: requests arrive with it (it is taken
+   * off before routing; requests outside it get 404) and the links in responses carry it. Hosts
+   * that take the prefix off themselves (Express `app.use`, Hono `app.mount`) must not.
+   */
+  readonly basePath?: string | undefined
+}
+
+/** A problem+json answer given outside the API's pipeline, which renders all the others. */
+const earlyProblem = (code: ProblemCode, detail: string, incomingRequestId: string | undefined) => {
+  const requestId = RequestId.fromHeader(incomingRequestId)
+  return {
+    status: PROBLEMS[code].status,
+    headers: { "content-type": ProblemJson.CONTENT_TYPE, [RequestId.HEADER]: requestId },
+    body: JSON.stringify(ProblemJson.body(failure(code, detail), requestId))
+  }
+}
+
 /** What every request gets from a handler whose API could not start (its store would not open). */
 const notStarted = (request: IncomingMessage, response: ServerResponse) => {
   const incoming = request.headers[RequestId.HEADER]
-  const requestId = RequestId.fromHeader(typeof incoming === "string" ? incoming : undefined)
-  const problem = failure("unavailable", "the API could not start; see the server log")
-  response
-    .writeHead(PROBLEMS.unavailable.status, { "content-type": ProblemJson.CONTENT_TYPE, [RequestId.HEADER]: requestId })
-    .end(JSON.stringify(ProblemJson.body(problem, requestId)))
+  const problem = earlyProblem(
+    "unavailable",
+    "the API could not start; see the server log",
+    typeof incoming === "string" ? incoming : undefined
+  )
+  response.writeHead(problem.status, problem.headers).end(problem.body)
 }
 
-export const makeHandler = <E>(options: ApiOptions<E>): NodeHandler => {
+/** The API under the options' base path: 404 for what the host passes on from outside it. */
+const mounted = (options: MountOptions<unknown>) => {
+  const basePath = BasePath.normalize(options.basePath)
+  return <Err, R>(app: HttpApp.Default<Err, R>) =>
+    BasePath.serveUnder(basePath, (request) => {
+      const problem = earlyProblem(
+        "not_found",
+        `${request.url.split("?", 1)[0]} is not a route of this API: it is served under ${basePath}`,
+        request.headers[RequestId.HEADER]
+      )
+      return HttpServerResponse.text(problem.body, {
+        status: problem.status,
+        contentType: ProblemJson.CONTENT_TYPE,
+        headers: { [RequestId.HEADER]: problem.headers[RequestId.HEADER] }
+      })
+    }, app)
+}
+
+export const makeHandler = <E>(options: MountOptions<E>): NodeHandler => {
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(ApiLive(options), HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer, NodeHttpServer.layerContext)
   )
-  const ready = runtime.runPromiseExit(Effect.flatMap(HttpApiBuilder.httpApp, (app) => NodeHttpServer.makeHandler(app)))
+  const ready = runtime.runPromiseExit(
+    Effect.flatMap(HttpApiBuilder.httpApp, (app) => NodeHttpServer.makeHandler(mounted(options)(app)))
+  )
     .then((exit) => {
       if (Exit.isSuccess(exit)) return exit.value
       // Logged once; every request then gets a 503 rather than a hanging socket.
@@ -82,9 +123,13 @@ const withAnnouncedLength = async (request: Request, maxBytes: number): Promise<
   return new Request(request.url, { method: request.method, headers, ...(body === undefined ? {} : { body }) })
 }
 
-export const toWebHandler = <E>(options: ApiOptions<E>): WebHandler => {
+export const toWebHandler = <E>(options: MountOptions<E>): WebHandler => {
   const { maxBodyBytes } = pipelineOptions(options)
-  const web = HttpApiBuilder.toWebHandler(Layer.mergeAll(ApiLive(options), HttpServer.layerContext))
+  // HttpApiBuilder.toWebHandler, with the base path applied inside the response handling.
+  const web = HttpApp.toWebHandlerLayerWith(
+    Layer.mergeAll(ApiLive(options), HttpServer.layerContext, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer),
+    { toHandler: (runtime) => Effect.provide(Effect.map(HttpApiBuilder.httpApp, mounted(options)), runtime) }
+  )
   return Object.assign(
     async (request: Request) => web.handler(await withAnnouncedLength(request, maxBodyBytes)),
     { dispose: web.dispose }

@@ -4,19 +4,43 @@
  * `Server.ts`) only add a server or an adapter on top of `ApiLive`.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { CoreLive } from "@costline/core"
+import { CoreWithSecretsLive } from "@costline/core"
 import { Layer } from "effect"
 import { CostlineApi } from "./api/Api.js"
+import { AnalysisHttpLive } from "./api/analysis/Http.js"
 import { AuditHttpLive } from "./api/audit/Http.js"
+import { DwAccountsHttpLive, DwAccountsV1HttpLive } from "./api/dwaccounts/Http.js"
+import { InsightsHttpLive } from "./api/insights/Http.js"
+import { SsoGroupsHttpLive, SsoGroupsV1HttpLive } from "./api/ssogroups/Http.js"
 import { TeamsHttpLive, TeamsV1HttpLive } from "./api/teams/Http.js"
-import { TenantFromHeaderLive, TenantFromPathLive } from "./middleware/Authentication.js"
+import { TicketLinksHttpLive } from "./api/ticketlinks/Http.js"
+import { UsageGroupsHttpLive } from "./api/usage/Http.js"
+import { UsageGroupsV1HttpLive } from "./api/usage/HttpV1.js"
+import { UserRolesHttpLive, UserRolesV1HttpLive } from "./api/userroles/Http.js"
+import { TenantFromCredentialLive, TenantFromHeaderLive, TenantFromPathLive } from "./middleware/Authentication.js"
 import * as Pipeline from "./middleware/Pipeline.js"
-import { type ApiOptions, pipelineOptions } from "./Options.js"
+import * as RateLimit from "./middleware/RateLimit.js"
+import { analysisLayer, type ApiOptions, pipelineOptions, rateLimitPolicy, secretsLayer } from "./Options.js"
 
 /** Every group's handlers, behind the tenant middlewares; needs core's services. */
 export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
-  Layer.provide([AuditHttpLive, TeamsHttpLive, TeamsV1HttpLive]),
-  Layer.provide([TenantFromHeaderLive, TenantFromPathLive])
+  Layer.provide([
+    AuditHttpLive,
+    TeamsHttpLive,
+    TeamsV1HttpLive,
+    SsoGroupsHttpLive,
+    SsoGroupsV1HttpLive,
+    UserRolesHttpLive,
+    UserRolesV1HttpLive,
+    AnalysisHttpLive,
+    InsightsHttpLive,
+    TicketLinksHttpLive,
+    UsageGroupsHttpLive,
+    UsageGroupsV1HttpLive,
+    DwAccountsHttpLive,
+    DwAccountsV1HttpLive
+  ]),
+  Layer.provide([TenantFromHeaderLive, TenantFromPathLive, TenantFromCredentialLive])
 )
 
 /** The complete API over a store: what `HttpApiBuilder.serve` / `httpApp` / `toWebHandler` need. */
@@ -25,6 +49,9 @@ export const ApiLive = <E>(options: ApiOptions<E>) =>
     HandlersLive,
     HttpApiBuilder.middleware(Pipeline.make(CostlineApi, pipelineOptions(options)))
   ).pipe(
-    Layer.provide(CoreLive),
+    Layer.provide(analysisLayer(options)),
+    Layer.provide(RateLimit.layer(rateLimitPolicy(options))),
+    Layer.provide(CoreWithSecretsLive),
+    Layer.provide(secretsLayer(options)),
     Layer.provide(options.store)
   )

@@ -1,9 +1,19 @@
 /** What a host chooses when it runs the API. */
-import type { Repositories } from "@costline/core"
-import type { Layer } from "effect"
+import {
+  AnalysisLive,
+  type CodeChanges,
+  DEFAULT_RATE_LIMIT_POLICY,
+  type QueryAnalyzer,
+  type RateLimitPolicy,
+  type Repositories,
+  Secrets
+} from "@costline/core"
+import type { ConfigError, Duration, Layer } from "effect"
 import { DEFAULT_MAX_BODY_BYTES } from "./middleware/BodyLimits.js"
+import type { CorsOptions } from "./middleware/Cors.js"
 import { DEFAULT_POLICY, type DeprecationPolicy } from "./middleware/Deprecation.js"
 import type { PipelineOptions } from "./middleware/Pipeline.js"
+import { DEFAULT_READ_TIMEOUT } from "./middleware/ReadTimeout.js"
 
 export interface ApiOptions<E = never> {
   /** The storage: any layer providing core's repositories (SQLite, Postgres, a test double). */
@@ -14,10 +24,43 @@ export interface ApiOptions<E = never> {
   readonly accessLog?: boolean | undefined
   /** Dates announced in the v1 `Deprecation` and `Sunset` headers. */
   readonly deprecation?: DeprecationPolicy | undefined
+  /**
+   * Requests per credential (GCRA): default 50 per second in bursts of 100; `false` turns rate
+   * limiting off. Over Postgres every instance shares the budgets.
+   */
+  readonly rateLimit?: RateLimitPolicy | false | undefined
+  /** How long a request body may take to arrive once the headers are in; then 408. Default 30 s. */
+  readonly readTimeout?: Duration.DurationInput | undefined
+  /** Cross-origin access for browser clients. Default off. */
+  readonly cors?: CorsOptions | undefined
+  /**
+   * The master keys that seal warehouse credentials. Default: `COSTLINE_SECRET_KEY` or
+   * `COSTLINE_SECRET_KEYS`, else a key that dies with the process (a warning says so).
+   */
+  readonly secrets?: Layer.Layer<Secrets, ConfigError.ConfigError> | undefined
+  /**
+   * Query analysis and code changes. Default: the model provider `COSTLINE_LLM_*` configures, else
+   * the built-in deterministic rewriter.
+   */
+  readonly analysis?: Layer.Layer<QueryAnalyzer | CodeChanges, ConfigError.ConfigError> | undefined
 }
 
-export const pipelineOptions = (options: ApiOptions<unknown>): PipelineOptions => ({
-  maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-  accessLog: options.accessLog ?? false,
-  deprecation: options.deprecation ?? DEFAULT_POLICY
-})
+export const secretsLayer = (options: ApiOptions<unknown>) => options.secrets ?? Secrets.layerFromConfigOrEphemeral
+
+export const analysisLayer = (options: ApiOptions<unknown>) => options.analysis ?? AnalysisLive
+
+/** The rate-limit policy in force, or `false` when it is off. */
+export const rateLimitPolicy = (options: ApiOptions<unknown>): RateLimitPolicy | false =>
+  options.rateLimit ?? DEFAULT_RATE_LIMIT_POLICY
+
+export const pipelineOptions = (options: ApiOptions<unknown>): PipelineOptions => {
+  const rateLimit = rateLimitPolicy(options)
+  return {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    accessLog: options.accessLog ?? false,
+    deprecation: options.deprecation ?? DEFAULT_POLICY,
+    rateLimit: rateLimit === false ? undefined : rateLimit,
+    readTimeout: options.readTimeout ?? DEFAULT_READ_TIMEOUT,
+    cors: options.cors
+  }
+}

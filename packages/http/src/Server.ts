@@ -1,12 +1,13 @@
 /**
  * The bundled server: the API on a node:http server. A layer, so it runs as long as its scope:
  * `Layer.launch(serve(...))` under `NodeRuntime.runMain` serves until SIGINT/SIGTERM, then stops
- * accepting connections, lets in-flight requests finish and closes the store.
+ * accepting connections, lets in-flight requests finish (`GracefulShutdown`) and only then closes
+ * the store. Logs are JSON lines.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Layer } from "effect"
-import { createServer } from "node:http"
+import { type Duration, Layer, Logger } from "effect"
+import * as GracefulShutdown from "./GracefulShutdown.js"
 import { ApiLive } from "./Layers.js"
 import type { ApiOptions } from "./Options.js"
 
@@ -15,11 +16,19 @@ export interface ServeOptions<E> extends ApiOptions<E> {
   readonly port: number
   /** Default 127.0.0.1: listen on other interfaces only when asked. */
   readonly host?: string | undefined
+  /** How long shutdown waits for in-flight requests before cutting them off. Default 10 seconds. */
+  readonly drainTimeout?: Duration.DurationInput | undefined
 }
 
 /** Provides the running `HttpServer` (and its address); access log on unless turned off. */
-export const serve = <E>(options: ServeOptions<E>) =>
-  HttpApiBuilder.serve().pipe(
+export const serve = <E>(options: ServeOptions<E>) => {
+  const shutdown = GracefulShutdown.make(options.drainTimeout)
+  // Built in order API → listener → routes → drain; closed in reverse, so the store outlives
+  // every request the listener accepted.
+  return shutdown.layer.pipe(
+    Layer.provideMerge(HttpApiBuilder.serve()),
+    Layer.provideMerge(NodeHttpServer.layer(shutdown.createServer, { port: options.port, host: options.host ?? "127.0.0.1" })),
     Layer.provide(ApiLive({ ...options, accessLog: options.accessLog ?? true })),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "127.0.0.1" }))
+    Layer.provide(Logger.json)
   )
+}

@@ -5,7 +5,7 @@
  * OpenAPI).
  */
 export { CostlineApi } from "./api/Api.js"
-export { type Disposable, makeHandler, type NodeHandler, toWebHandler, type WebHandler } from "./Hosting.js"
+export { type Disposable, makeHandler, type MountOptions, type NodeHandler, toWebHandler, type WebHandler } from "./Hosting.js"
 export { ApiLive } from "./Layers.js"
 export { DEFAULT_MAX_BODY_BYTES } from "./middleware/BodyLimits.js"
 export { DEFAULT_POLICY as DEFAULT_DEPRECATION_POLICY, type DeprecationPolicy } from "./middleware/Deprecation.js"

@@ -152,7 +152,10 @@ const failingTeams = Layer.succeed(TeamsRepo, {
     team.name === "outage"
       ? Effect.fail(new StoreUnavailable({ message: "connect ECONNREFUSED 10.1.2.3:5432" }))
       : Effect.die(new Error("SQLITE_ERROR: no such table: secret_teams")),
-  findById: () => Effect.die(new Error("unused"))
+  findById: () => Effect.die(new Error("unused")),
+  update: () => Effect.die(new Error("unused")),
+  findAllUsers: () => Effect.die(new Error("unused")),
+  listForUser: () => Effect.die(new Error("unused"))
 })
 
 layer(
@@ -207,9 +210,10 @@ layer(
         annotations: {
           request_id: "req-access",
           method: "GET",
-          path: "/v2/audit-logs",
+          route: "/v2/audit-logs",
           status: 401,
-          duration_ms: expect.any(Number)
+          duration_ms: expect.any(Number),
+          tenant: null
         }
       }])
     }))

@@ -1,9 +1,10 @@
 /**
  * The entry points for host applications: a node `(req, res)` handler and a fetch-style handler,
- * each over a SQLite file that a separate runtime seeds (as the CLI would).
+ * each over a SQLite file that a separate runtime seeds (as the CLI would), at the root and under
+ * a base path.
  */
 import { CoreLive } from "@costline/core"
-import { makeHandler, serve, toWebHandler } from "@costline/http"
+import { makeHandler, type NodeHandler, serve, toWebHandler } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
 import { HttpServer } from "@effect/platform"
 import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
@@ -81,23 +82,26 @@ describe("toWebHandler", () => {
   })
 })
 
-describe("makeHandler", () => {
-  const handler = makeHandler({ store: SqliteStore.layer({ filename }) })
+/** Serves `handler` from a node:http server during the describe's tests; reads its origin. */
+const listening = (handler: NodeHandler): (() => string) => {
   const server = createServer(handler)
-  let base = ""
-
+  let origin = ""
   beforeAll(async () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   })
-
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve))
     await handler.dispose()
   })
+  return () => origin
+}
+
+describe("makeHandler", () => {
+  const base = listening(makeHandler({ store: SqliteStore.layer({ filename }) }))
 
   it("serves the API inside a plain node:http server", async () => {
-    const reply = await fetch(`${base}/v2/teams`, {
+    const reply = await fetch(`${base()}/v2/teams`, {
       method: "POST",
       headers: { ...auth(), "content-type": "application/json", "x-request-id": "host-1" },
       body: JSON.stringify({ name: "Hosted" })
@@ -140,5 +144,71 @@ describe("serve", () => {
 
     await Effect.runPromise(Scope.close(scope, Exit.void))
     await expect(fetch(url, { headers: auth() })).rejects.toThrow()
+  })
+})
+
+describe("makeHandler with a base path", () => {
+  const origin = listening(makeHandler({ store: SqliteStore.layer({ filename }), basePath: "/cost/" }))
+
+  it("serves the API below the prefix, with a Location that leads back to it", async () => {
+    const created = await fetch(`${origin()}/cost/v2/teams`, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/json" },
+      body: JSON.stringify({ name: "Mounted" })
+    })
+    expect(created.status).toBe(201)
+    const location = created.headers.get("location")
+    expect(location).toMatch(/^\/cost\/v2\/teams\/[0-9a-f-]{36}$/)
+
+    const read = await fetch(`${origin()}${location}`, { headers: auth() })
+    expect(read.status).toBe(200)
+    expect(await read.json()).toMatchObject({ name: "Mounted" })
+  })
+
+  it("points v1 callers at the successor route below the prefix", async () => {
+    const created = await fetch(`${origin()}/cost/api/${tenant.id}/teams`, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/json" },
+      body: JSON.stringify({ name: "Mounted v1" })
+    })
+    expect(created.status).toBe(200)
+    expect(created.headers.get("link")).toBe("</cost/v2/teams>; rel=\"successor-version\"")
+  })
+
+  it("answers 404 in the v2 shape to what the host passes on from outside the prefix", async () => {
+    const reply = await fetch(`${origin()}/v2/audit-logs`, { headers: { ...auth(), "x-request-id": "outside-1" } })
+    expect(reply.status).toBe(404)
+    expect(reply.headers.get("content-type")).toBe("application/problem+json")
+    expect(reply.headers.get("x-request-id")).toBe("outside-1")
+    expect(await reply.json()).toMatchObject({ code: "not_found", request_id: "outside-1" })
+  })
+})
+
+describe("toWebHandler with a base path", () => {
+  const handler = toWebHandler({ store: SqliteStore.layer({ filename }), basePath: "/tools/cost" })
+  afterAll(() => handler.dispose())
+
+  it("serves the API below the prefix", async () => {
+    const reply = await handler(new Request("http://host.example/tools/cost/v2/audit-logs?max_results=1", { headers: auth() }))
+    expect(reply.status).toBe(200)
+    expect(await reply.json()).toMatchObject({ row_count: 1 })
+  })
+
+  it("puts the prefix on Location", async () => {
+    const reply = await handler(
+      new Request("http://host.example/tools/cost/v2/teams", {
+        method: "POST",
+        headers: { ...auth(), "content-type": "application/json" },
+        body: JSON.stringify({ name: "On the edge" })
+      })
+    )
+    expect(reply.status).toBe(201)
+    expect(reply.headers.get("location")).toMatch(/^\/tools\/cost\/v2\/teams\/[0-9a-f-]{36}$/)
+  })
+
+  it("answers 404 outside the prefix", async () => {
+    const reply = await handler(new Request("http://host.example/tools/costs/v2/audit-logs", { headers: auth() }))
+    expect(reply.status).toBe(404)
+    expect(await reply.json()).toMatchObject({ code: "not_found" })
   })
 })

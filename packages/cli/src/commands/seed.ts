@@ -9,7 +9,8 @@ export const seed = Command.make("seed", { org, database }, (args) =>
   Effect.gen(function*() {
     const result = yield* seedOrganization(args.org)
     yield* Console.log(
-      `${result.created ? "created" : "kept"} organization ${result.organizationId} with admin ${demoAdminEmail(args.org)}; new admin API key:`
+      `${result.created ? "created" : "kept"} organization ${result.organizationId} with admin ${demoAdminEmail(args.org)} ` +
+        `and ${result.insights} demo insights; new admin API key:`
     )
     yield* Console.log(result.token)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("create demo data; prints a new admin API key last"))

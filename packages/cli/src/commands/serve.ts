@@ -2,11 +2,13 @@ import { Command, Options } from "@effect/cli"
 import { Organizations, type OrganizationId } from "@costline/core"
 import { serve as serveHttp } from "@costline/http"
 import { Console, Effect, Layer } from "effect"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { storeLayer } from "../Database.js"
 import { coreLayer, database, resolveDatabase } from "../Options.js"
+import { secretsLayer } from "../SecretKeys.js"
 import { seedOrganization } from "../Seed.js"
+import { edgeOptions } from "../ServeConfig.js"
 
 const envPort = Number(process.env.COSTLINE_PORT ?? process.env.PORT ?? 8080)
 const port = Options.integer("port").pipe(Options.withDefault(Number.isInteger(envPort) ? envPort : 8080))
@@ -27,6 +29,7 @@ const demoKey = Effect.gen(function*() {
   )
   if (exists && existsSync(DEMO_KEY_FILE)) return JSON.parse(readFileSync(DEMO_KEY_FILE, "utf8")).api_key as string
   const { token } = yield* seedOrganization(DEMO_ORG, "npm-start")
+  mkdirSync(dirname(DEMO_KEY_FILE), { recursive: true })
   writeFileSync(DEMO_KEY_FILE, JSON.stringify({ organization: DEMO_ORG, api_key: token }) + "\n", { mode: 0o600 })
   return token
 })
@@ -44,7 +47,8 @@ export const serve = Command.make("serve", { port, host, database, demo }, (args
     const db = yield* resolveDatabase(args.database)
     const token = args.demo ? yield* demoKey.pipe(Effect.provide(coreLayer(args.database))) : undefined
     const url = `http://${args.host}:${args.port}`
-    const server = serveHttp({ port: args.port, host: args.host, store: storeLayer(db) }).pipe(
+    const edge = yield* edgeOptions
+    const server = serveHttp({ ...edge, port: args.port, host: args.host, store: storeLayer(db), secrets: secretsLayer }).pipe(
       // Built means bound: only now is the API reachable.
       Layer.tap(() => Console.log(token === undefined ? `costline listening on ${url}` : banner(url, token)))
     )

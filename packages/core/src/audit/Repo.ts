@@ -1,6 +1,6 @@
 /** Storage contract of the audit log: append-only, read in commit order by an opaque position. */
 import { Context, type Effect } from "effect"
-import type { StoreUnavailable } from "../shared/Errors.js"
+import type { InvalidPageToken, StoreUnavailable } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import type { AuditFilters, AuditRecord, SortOrder } from "./Domain.js"
 
@@ -26,9 +26,12 @@ export class AuditRepo extends Context.Tag("@costline/core/AuditRepo")<
     readonly append: (record: AuditRecord) => Effect.Effect<void, StoreUnavailable>
     /**
      * Records strictly after `after` in `order`, only those whose transaction committed and
-     * that no still-running transaction can precede (so nothing is ever skipped).
+     * that no still-running transaction can precede (so nothing is ever skipped). A position this
+     * store never issued (tokens survive a change of store) fails with InvalidPageToken.
      */
-    readonly page: (query: AuditPageQuery) => Effect.Effect<ReadonlyArray<PositionedRecord>, StoreUnavailable>
+    readonly page: (
+      query: AuditPageQuery
+    ) => Effect.Effect<ReadonlyArray<PositionedRecord>, InvalidPageToken | StoreUnavailable>
   }
 >() {}
 

@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import { OrganizationId } from "../shared/Ids.js"
+import { storable } from "../shared/StorableText.js"
 
 export const DwAccountId = Schema.UUID.pipe(Schema.brand("DwAccountId"))
 export type DwAccountId = typeof DwAccountId.Type
@@ -13,7 +14,7 @@ export const AuthenticationMethod = Schema.Literal("key_pair")
 export type AuthenticationMethod = typeof AuthenticationMethod.Type
 
 const nonBlank = (maxLength: number) =>
-  Schema.String.pipe(
+  storable(Schema.String).pipe(
     Schema.filter((s) => s.trim().length > 0, { message: () => "must not be empty" }),
     Schema.maxLength(maxLength)
   )
@@ -28,7 +29,8 @@ export class DwAccount extends Schema.Class<DwAccount>("DwAccount")({
   organization_id: OrganizationId,
   name: Schema.String,
   authentication_method: AuthenticationMethod,
-  username: Schema.String,
+  /** The warehouse user the key authenticates; null until a request names one. */
+  username: Schema.NullOr(Schema.String),
   /** `SHA256:<base64>` of the current public key; null until credentials are first set. */
   public_key_fingerprint: Schema.NullOr(Schema.String),
   credentials_updated_at: Schema.NullOr(Schema.DateTimeUtc),
@@ -37,28 +39,44 @@ export class DwAccount extends Schema.Class<DwAccount>("DwAccount")({
   etag: Schema.String
 }) {}
 
+/** Accounts are created by an operator (`costline dw-accounts create`), credentials come later. */
+export class CreateDwAccount extends Schema.Class<CreateDwAccount>("CreateDwAccount")({
+  name: DwAccountName,
+  username: Schema.optional(WarehouseUsername)
+}) {}
+
 /**
  * Absent and null both mean "no passphrase": FastAPI clients of v1 send null for an optional
  * field, and v2 merge patch uses null for "remove", which for a write-only field is the same.
  */
 const Passphrase = Schema.optional(Schema.NullOr(Schema.String))
 
+/**
+ * Unknown members of a patch are an error, not silently dropped: a key sent under a misspelt
+ * name must not look like a successful rotation.
+ */
+const strict = { parseOptions: { onExcessProperty: "error" } } as const
+
 /** v2 `credentials` of a PATCH: replaces the key pair (and the username when given). */
-export class KeyPairCredentials extends Schema.Class<KeyPairCredentials>("KeyPairCredentials")({
-  authentication_method: AuthenticationMethod,
-  username: Schema.optional(WarehouseUsername),
-  private_key: Schema.String,
-  private_key_passphrase: Passphrase
-}) {}
+export class KeyPairCredentials extends Schema.Class<KeyPairCredentials>("KeyPairCredentials")(
+  Schema.Struct({
+    authentication_method: AuthenticationMethod,
+    username: Schema.optional(WarehouseUsername),
+    private_key: Schema.String,
+    private_key_passphrase: Passphrase
+  }).annotations(strict)
+) {}
 
 /**
  * v2 `PATCH /dw-accounts/{dw_account_id}` (merge patch). Neither member accepts null: an account
  * always has a name, and credentials are replaced, never removed.
  */
-export class DwAccountPatch extends Schema.Class<DwAccountPatch>("DwAccountPatch")({
-  name: Schema.optional(DwAccountName),
-  credentials: Schema.optional(KeyPairCredentials)
-}) {}
+export class DwAccountPatch extends Schema.Class<DwAccountPatch>("DwAccountPatch")(
+  Schema.Struct({
+    name: Schema.optional(DwAccountName),
+    credentials: Schema.optional(KeyPairCredentials)
+  }).annotations(strict)
+) {}
 
 /** v1 `PUT /dw-accounts/{dw_account_uuid}/credentials`. */
 export class CredentialsPut extends Schema.Class<CredentialsPut>("CredentialsPut")({

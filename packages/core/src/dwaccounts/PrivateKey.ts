@@ -26,6 +26,11 @@ export interface ValidatedPrivateKey {
   readonly encrypted: boolean
   readonly bits: number
   readonly publicKeyFingerprint: string
+  /**
+   * The key re-exported as unencrypted PKCS#8 PEM, whatever form it came in: what is sealed for
+   * storage, so the passphrase never has to be kept.
+   */
+  readonly pkcs8: string
 }
 
 const keyIssue = (issue: string, message: string) => ValidationFailed.single("private_key", issue, message)
@@ -128,5 +133,11 @@ export const validate = (input: PrivateKeyInput): Either.Either<ValidatedPrivate
     if (bits < MIN_RSA_BITS) {
       return yield* Either.left(keyIssue("too_small", `private_key must be at least ${MIN_RSA_BITS} bits, not ${bits}`))
     }
-    return { pem, encrypted, bits, publicKeyFingerprint: publicKeyFingerprint(key) }
+    return {
+      pem,
+      encrypted,
+      bits,
+      publicKeyFingerprint: publicKeyFingerprint(key),
+      pkcs8: key.export({ type: "pkcs8", format: "pem" }).toString()
+    }
   })

@@ -1,4 +1,6 @@
-/** Warehouse accounts: domain, key validation and the storage contract. */
+/** Warehouse accounts: domain, key validation, the service and the storage contract. */
 export * from "./Domain.js"
+export * as DwAccountChange from "./Change.js"
+export { DwAccounts, type UpdateError as DwAccountUpdateError } from "./DwAccounts.js"
 export * as PrivateKey from "./PrivateKey.js"
 export * from "./Repo.js"

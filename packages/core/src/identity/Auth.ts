@@ -4,10 +4,11 @@
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { Forbidden, type StoreUnavailable, Unauthorized } from "../shared/Errors.js"
-import type { OrganizationId } from "../shared/Ids.js"
 import * as ApiToken from "./ApiToken.js"
-import type { Principal, Role } from "./Domain.js"
-import { ApiKeysRepo, RoleAssignmentsRepo, SessionsRepo, UsersRepo } from "./Repo.js"
+import type { Principal } from "./Domain.js"
+import { organizationWide } from "./EffectiveRoles.js"
+import { ApiKeysRepo, SessionsRepo, UsersRepo } from "./Repo.js"
+import { makeEffectiveRolesReader } from "./RoleSources.js"
 
 export class Auth extends Context.Tag("@costline/core/Auth")<
   Auth,
@@ -27,15 +28,10 @@ export const make = Effect.gen(function*() {
   const apiKeys = yield* ApiKeysRepo
   const sessions = yield* SessionsRepo
   const users = yield* UsersRepo
-  const roles = yield* RoleAssignmentsRepo
+  const effectiveRoles = yield* makeEffectiveRolesReader
 
   const live = (now: DateTime.Utc, expires: DateTime.Utc | null, revoked: DateTime.Utc | null) =>
     revoked === null && (expires === null || DateTime.lessThan(now, expires))
-
-  const rolesOf = (organizationId: OrganizationId, userId: string) =>
-    roles.listForSubject(organizationId, "user", userId).pipe(
-      Effect.map((assignments): ReadonlyArray<Role> => [...new Set(assignments.map((a) => a.role))])
-    )
 
   const authenticate = (authorization: string | undefined) =>
     Effect.gen(function*() {
@@ -69,7 +65,8 @@ export const make = Effect.gen(function*() {
         userId: user.id,
         email: user.email,
         sessionId: session.id,
-        roles: yield* rolesOf(session.organization_id, user.id)
+        // Direct, default and team-inherited roles, as far as they reach the whole organization.
+        roles: organizationWide(yield* effectiveRoles(session.organization_id, user.id))
       } satisfies Principal
     })
 

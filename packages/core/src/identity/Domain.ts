@@ -98,6 +98,9 @@ export interface UserPrincipal {
   readonly userId: UserId
   readonly email: string
   readonly sessionId: SessionId
-  /** Every role the user holds in the organization: direct, default and team-inherited. */
+  /**
+   * The roles that decide what the user may do: every role they hold at organization scope,
+   * direct, default or team-inherited (see EffectiveRoles). Narrower roles do not count here.
+   */
   readonly roles: ReadonlyArray<Role>
 }

@@ -1,8 +1,10 @@
 /** Storage contracts of the identity area. Stores implement them; services never see SQL. */
 import { Context, type Effect, type Option } from "effect"
 import type { AlreadyExists, StoreUnavailable } from "../shared/Errors.js"
-import type { OrganizationId, SessionId, UserId } from "../shared/Ids.js"
+import type { OrganizationId, RoleAssignmentId, SessionId, UserId } from "../shared/Ids.js"
+import type { Window } from "../shared/Listing.js"
 import type { ApiKey, Organization, Session, User } from "./Domain.js"
+import type { Invitation, InvitationId } from "./Invitation.js"
 import type { RoleAssignment } from "./RoleAssignment.js"
 
 type Io<A, E = never> = Effect.Effect<A, E | StoreUnavailable>
@@ -24,6 +26,9 @@ export class UsersRepo extends Context.Tag("@costline/core/UsersRepo")<
     readonly findByEmail: (organizationId: OrganizationId, email: string) => Io<Option.Option<User>>
     readonly findById: (organizationId: OrganizationId, id: UserId) => Io<Option.Option<User>>
     readonly delete: (organizationId: OrganizationId, id: UserId) => Io<boolean>
+    /** Members ordered by (created_at, id): the implicit members of the all-users team. */
+    readonly list: (organizationId: OrganizationId, window: Window) => Io<ReadonlyArray<User>>
+    readonly count: (organizationId: OrganizationId) => Io<number>
   }
 >() {}
 
@@ -60,10 +65,43 @@ export class RoleAssignmentsRepo extends Context.Tag("@costline/core/RoleAssignm
       subjectType: RoleAssignment["subject_type"],
       subjectId: string
     ) => Io<ReadonlyArray<RoleAssignment>>
+    /** Assignments made directly to any of the subjects, ordered by (created_at, id). */
+    readonly listForSubjects: (
+      organizationId: OrganizationId,
+      subjectType: RoleAssignment["subject_type"],
+      subjectIds: ReadonlyArray<string>
+    ) => Io<ReadonlyArray<RoleAssignment>>
+    /** One window of a subject's assignments, ordered by (created_at, id). */
+    readonly listWindow: (
+      organizationId: OrganizationId,
+      subjectType: RoleAssignment["subject_type"],
+      subjectId: string,
+      window: Window
+    ) => Io<ReadonlyArray<RoleAssignment>>
+    readonly countForSubject: (
+      organizationId: OrganizationId,
+      subjectType: RoleAssignment["subject_type"],
+      subjectId: string
+    ) => Io<number>
+    readonly findById: (organizationId: OrganizationId, id: RoleAssignmentId) => Io<Option.Option<RoleAssignment>>
+    /** Deletes one assignment; returns it, or None when it did not exist. */
+    readonly deleteById: (organizationId: OrganizationId, id: RoleAssignmentId) => Io<Option.Option<RoleAssignment>>
     readonly deleteForSubject: (
       organizationId: OrganizationId,
       subjectType: RoleAssignment["subject_type"],
       subjectId: string
     ) => Io<ReadonlyArray<RoleAssignment>>
+  }
+>() {}
+
+export class InvitationsRepo extends Context.Tag("@costline/core/InvitationsRepo")<
+  InvitationsRepo,
+  {
+    /** Fails with AlreadyExists while another invitation of the same email is pending. */
+    readonly insert: (invitation: Invitation) => Io<void, AlreadyExists>
+    /** Sets revoked_at if the invitation is pending; returns it as it was, or None. */
+    readonly revoke: (organizationId: OrganizationId, id: InvitationId, at: Date) => Io<Option.Option<Invitation>>
+    /** Pending invitations, ordered by (created_at, id). */
+    readonly listPending: (organizationId: OrganizationId) => Io<ReadonlyArray<Invitation>>
   }
 >() {}

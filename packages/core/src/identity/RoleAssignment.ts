@@ -1,7 +1,8 @@
-/** A role granted to a user, an SSO group or a team, at a scope. */
+/** A role granted to a user, an SSO group or a team, at a scope; and how reads show one. */
 import { Schema } from "effect"
 import { OrganizationId, RoleAssignmentId } from "../shared/Ids.js"
 import { Role, ScopeType } from "./Domain.js"
+import { Scope, type ScopeRef } from "./Scope.js"
 
 export const SubjectType = Schema.Literal("user", "sso_group", "team")
 export type SubjectType = typeof SubjectType.Type
@@ -17,3 +18,27 @@ export class RoleAssignment extends Schema.Class<RoleAssignment>("RoleAssignment
   created_at: Schema.DateTimeUtc,
   updated_at: Schema.DateTimeUtc
 }) {}
+
+/** The scope a grant applies to. An organization grant stored without an id is the tenant's. */
+export const scopeRefOf = (assignment: RoleAssignment): ScopeRef => ({
+  type: assignment.scope_type,
+  id: assignment.scope_id ?? assignment.organization_id
+})
+
+/** A grant as reads show it: its scope named. */
+export class ScopedRole extends Schema.Class<ScopedRole>("ScopedRole")({
+  id: Schema.String,
+  role: Role,
+  scope: Scope,
+  created_at: Schema.DateTimeUtc,
+  updated_at: Schema.DateTimeUtc
+}) {}
+
+export const toScopedRole = (assignment: RoleAssignment, scope: Scope): ScopedRole =>
+  new ScopedRole({
+    id: assignment.id,
+    role: assignment.role,
+    scope,
+    created_at: assignment.created_at,
+    updated_at: assignment.updated_at
+  })

@@ -1,10 +1,12 @@
 /** Members of an organization, and their direct organization-wide role. */
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
+import type { AuditEntry } from "../audit/Domain.js"
 import type { Actor } from "../shared/Actor.js"
 import { AlreadyExists, NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
+import { TeamMembersRepo } from "../teams/Repo.js"
 import { Email, type Role, User } from "./Domain.js"
 import { Organizations } from "./Organizations.js"
 import { RoleAssignmentsRepo, SessionsRepo, UsersRepo } from "./Repo.js"
@@ -27,7 +29,10 @@ export class Users extends Context.Tag("@costline/core/Users")<
       organizationId: OrganizationId,
       email: string
     ) => Effect.Effect<User, NotFound | StoreUnavailable>
-    /** Removes a member: their sessions end and their direct roles go (audited as a `users` event). */
+    /**
+     * Removes a member: their sessions end, their direct roles and team memberships go (each
+     * audited as its deletion), and the removal itself is audited as a `users` event.
+     */
     readonly remove: (
       actor: Actor,
       organizationId: OrganizationId,
@@ -40,6 +45,7 @@ export const make = Effect.gen(function*() {
   const users = yield* UsersRepo
   const roles = yield* RoleAssignmentsRepo
   const sessions = yield* SessionsRepo
+  const memberships = yield* TeamMembersRepo
   const organizations = yield* Organizations
   const audit = yield* AuditLog
   const tx = yield* Transactor
@@ -97,14 +103,32 @@ export const make = Effect.gen(function*() {
         const now = yield* DateTime.now
         yield* sessions.revokeAllForUser(organizationId, user.id, now.pipe(DateTime.toDateUtc))
         const removedRoles = yield* roles.deleteForSubject(organizationId, "user", user.id)
+        const removedMemberships = yield* memberships.deleteForUser(organizationId, user.id)
         yield* users.delete(organizationId, user.id)
-        yield* audit.record(actor, organizationId, {
+        const deletions: Array<AuditEntry> = [
+          ...removedRoles.map((role): AuditEntry => ({
+            target: { resource: "user_roles" },
+            table_name: "role_assignments",
+            record_id: role.id,
+            operation: "delete",
+            old_values: { email: user.email, role: role.role, scope_type: role.scope_type, scope_id: role.scope_id }
+          })),
+          ...removedMemberships.map((membership): AuditEntry => ({
+            target: { resource: "teams" },
+            table_name: "team_members",
+            record_id: membership.id,
+            operation: "delete",
+            old_values: { team_id: membership.team_id, type: "user", identifier: user.email, role: membership.role }
+          }))
+        ]
+        const removal: AuditEntry = {
           target: { event_type: "users" },
           table_name: "users",
           record_id: user.id,
           operation: "remove",
           old_values: { email: user.email, roles: removedRoles.map((r) => r.role) }
-        })
+        }
+        yield* Effect.forEach([...deletions, removal], (entry) => audit.record(actor, organizationId, entry), { discard: true })
       }))
   })
 })

@@ -6,6 +6,7 @@ import { Schema } from "effect"
 import { SortOrder } from "../audit/Domain.js"
 import { Email } from "../identity/Domain.js"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../shared/Pagination.js"
+import { isStorableJson, storable, StorableString } from "../shared/StorableText.js"
 
 /** Unknown fields are an error, not silently dropped: a typo in a patch must not look like success. */
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
@@ -45,7 +46,14 @@ export type Severity = typeof Severity.Type
 
 /** Estimated credits per month; null when the detector cannot estimate. */
 const PotentialSavings = Schema.NullOr(Schema.NonNegative.pipe(Schema.finite()))
-const Details = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+/** Detector-specific facts; any JSON object the stores can keep. */
+const Details = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
+  Schema.filter(isStorableJson, {
+    message: () => "must be a JSON object of finite numbers and text without NUL characters or unpaired surrogates"
+  })
+)
+/** An email as stored: the stores cannot keep every string an email pattern admits. */
+const Person = storable(Email)
 
 export class Insight extends Schema.Class<Insight>("Insight")({
   id: InsightId,
@@ -110,11 +118,12 @@ export const detectorContentOf = (value: DetectorContent): DetectorContent => ({
 export class InsightUpdate extends Schema.Class<InsightUpdate>("InsightUpdate")(
   Schema.Struct({
     status: optional(InsightStatus),
-    assignee: optional(Schema.NullOr(Email))
+    assignee: optional(Schema.NullOr(Person))
   }).annotations(strict)
 ) {}
 
-const NonEmptyText = (maxLength: number) => Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(maxLength))
+const NonEmptyText = (maxLength: number) =>
+  storable(Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(maxLength)))
 
 /** What a detector or an import sends. Keyed by (`insight_type`, `resource_id`) within a tenant. */
 export class InsightUpsert extends Schema.Class<InsightUpsert>("InsightUpsert")(
@@ -123,11 +132,11 @@ export class InsightUpsert extends Schema.Class<InsightUpsert>("InsightUpsert")(
     resource_type: NonEmptyText(200),
     resource_id: NonEmptyText(1000),
     title: NonEmptyText(500),
-    description: Schema.String.pipe(Schema.maxLength(20_000)),
+    description: storable(Schema.String.pipe(Schema.maxLength(20_000))),
     severity: Severity,
     is_current: withDefault(Schema.Boolean, () => true),
-    dw_id: withDefault(Schema.NullOr(Schema.String), () => null),
-    connection_id: withDefault(Schema.NullOr(Schema.String), () => null),
+    dw_id: withDefault(Schema.NullOr(StorableString), () => null),
+    connection_id: withDefault(Schema.NullOr(StorableString), () => null),
     potential_savings: withDefault(PotentialSavings, () => null),
     details: withDefault(Details, () => ({}))
   }).annotations(strict)
@@ -136,7 +145,7 @@ export class InsightUpsert extends Schema.Class<InsightUpsert>("InsightUpsert")(
 /** An `__in` list; reported at the list itself when empty. */
 const AnyOf = <S extends Schema.Schema.Any>(item: S) => Schema.Array(item).pipe(Schema.minItems<Schema.Array$<S>>(1))
 /** Person filters compare with stored emails, which are normalised to lower case. */
-const PersonFilter = AnyOf(Schema.Lowercase)
+const PersonFilter = AnyOf(storable(Schema.Lowercase))
 
 /**
  * The filters of `GET /insights` and of `InsightQuery.filters`, JSON-typed (the HTTP layer turns
@@ -150,9 +159,9 @@ export const InsightFilters = Schema.Struct({
   first_viewed_by__in: optional(PersonFilter),
   last_viewed_by__in: optional(PersonFilter),
   is_current: optional(Schema.Boolean),
-  resource_type: optional(Schema.String),
-  dw_id: optional(Schema.String),
-  connection_id: optional(Schema.String),
+  resource_type: optional(StorableString),
+  dw_id: optional(StorableString),
+  connection_id: optional(StorableString),
   view_count__gte: optional(Schema.NonNegativeInt),
   view_count__lte: optional(Schema.NonNegativeInt),
   first_viewed_at__gte: optional(Schema.DateTimeUtc),

@@ -6,6 +6,7 @@ import { Context, Data, type DateTime, type Effect, type Option } from "effect"
 import type { SortOrder } from "../audit/Domain.js"
 import type { StoreUnavailable } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
+import type { Window } from "../shared/Listing.js"
 import type {
   Insight,
   InsightFilters,
@@ -68,20 +69,13 @@ export type ViewResult = Data.TaggedEnum<{
 }>
 export const ViewResult = Data.taggedEnum<ViewResult>()
 
-/** Where the previous page ended: the sort value and id of its last insight. */
-export interface InsightPosition {
-  readonly sortValue: DateTime.Utc
-  readonly id: InsightId
-}
-
 export interface InsightPageQuery {
   readonly organizationId: OrganizationId
   readonly filters: InsightFilters
   readonly sortBy: InsightSortBy
   readonly sortOrder: SortOrder
-  /** None on the first page. */
-  readonly after: Option.Option<InsightPosition>
-  readonly limit: number
+  /** `after` is the sort value and id of the previous page's last insight; absent on the first page. */
+  readonly window: Window
 }
 
 export class InsightsRepo extends Context.Tag("@costline/core/InsightsRepo")<
@@ -103,8 +97,9 @@ export class InsightsRepo extends Context.Tag("@costline/core/InsightsRepo")<
     ) => Io<UpsertResult>
     readonly findById: (organizationId: OrganizationId, id: InsightId) => Io<Option.Option<Insight>>
     /**
-     * At most `limit` insights matching every filter, ordered by (`sortBy`, `id`) in `sortOrder`
-     * (ties on the sort value broken by id in the same direction), strictly after `after`.
+     * At most `window.limit` insights matching every filter, ordered by (`sortBy`, `id`) in
+     * `sortOrder` (ties on the sort value broken by id in the same direction), strictly after
+     * `window.after`.
      * A keyset condition on an index over (organization, sort column, id): the cost of a page
      * does not grow with its depth.
      */

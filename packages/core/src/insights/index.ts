@@ -1,5 +1,7 @@
 export * from "./Domain.js"
 export { forInsight as insightETag } from "./ETag.js"
+export { InsightQueries, type InsightQueryResult } from "./InsightQueries.js"
+export { Insights, parseInsightId, type UpdateError as InsightUpdateError } from "./Insights.js"
 export * as InsightTransitions from "./InsightStatus.js"
 export * from "./Repo.js"
 export { applyUpdate, type UserEdit } from "./Update.js"

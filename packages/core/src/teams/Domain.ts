@@ -25,3 +25,41 @@ export class CreateTeam extends Schema.Class<CreateTeam>("CreateTeam")({
   is_all_users: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   default_member_role: Schema.optionalWith(MemberRole, { default: () => "viewer" as const })
 }) {}
+
+/** A merge patch of a team: only the members given change; neither may be removed. */
+export const TeamPatch = Schema.Struct({
+  name: Schema.optional(TeamName),
+  default_member_role: Schema.optional(MemberRole)
+}).annotations({ identifier: "TeamPatch", parseOptions: { onExcessProperty: "error" } })
+export type TeamPatch = typeof TeamPatch.Type
+
+export const TeamMemberId = Schema.UUID.pipe(Schema.brand("TeamMemberId"))
+export type TeamMemberId = typeof TeamMemberId.Type
+
+/** `@` in the identifier makes a user member, anything else an SSO group. */
+export const MemberType = Schema.Literal("user", "sso_group")
+export type MemberType = typeof MemberType.Type
+
+export const memberTypeOf = (identifier: string): MemberType => (identifier.includes("@") ? "user" : "sso_group")
+
+export class TeamMember extends Schema.Class<TeamMember>("TeamMember")({
+  /** The membership's id; for the implicit members of the all-users team, the user's id. */
+  id: Schema.UUID,
+  team_id: TeamId,
+  type: MemberType,
+  /** The user's id or the SSO group's id. */
+  subject_id: Schema.String,
+  /** The user's email or the SSO group's name, as they are now. */
+  identifier: Schema.String,
+  role: MemberRole,
+  added_at: Schema.DateTimeUtc
+}) {}
+
+export class AddTeamMember extends Schema.Class<AddTeamMember>("AddTeamMember")({
+  identifier: Schema.String.pipe(
+    Schema.filter((s) => s.trim().length > 0, { message: () => "must not be empty" }),
+    Schema.maxLength(320)
+  ),
+  /** Defaults to the team's `default_member_role`. */
+  role: Schema.optional(MemberRole)
+}) {}

@@ -1,12 +1,18 @@
 /** The teams service. Every change appends its `teams` audit record in the same transaction. */
-import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
-import * as ETag from "../shared/ETag.js"
+import type { ScopedRole } from "../identity/RoleAssignment.js"
 import type { Actor } from "../shared/Actor.js"
+import { STALE, untilWritten } from "../shared/CompareAndSet.js"
+import type { Conflict, InvalidPageToken, PreconditionFailed, ValidationFailed } from "../shared/Errors.js"
 import { AlreadyExists, NotFound, type StoreUnavailable } from "../shared/Errors.js"
+import * as ETag from "../shared/ETag.js"
 import { newId, type OrganizationId, type TeamId } from "../shared/Ids.js"
+import type { KeysetRequest, OffsetRequest, RequestFields } from "../shared/Listing.js"
+import type { Page } from "../shared/Pagination.js"
 import { Transactor } from "../shared/Transactor.js"
-import { type CreateTeam, Team } from "./Domain.js"
+import { type CreateTeam, Team, type TeamMember, type TeamPatch } from "./Domain.js"
+import { makeTeamContentReader } from "./TeamContent.js"
 import { TeamsRepo } from "./Repo.js"
 
 export const teamValues = (team: Team) => ({
@@ -18,6 +24,23 @@ export const teamValues = (team: Team) => ({
 /** Strong ETag of what a team update can change. */
 export const teamEtag = (team: Team): string => ETag.compute(teamValues(team))
 
+/** A team with its counts and one page of its members and of its roles. */
+export interface TeamDetails<Members, Roles> {
+  readonly team: Team
+  readonly member_count: number
+  readonly role_count: number
+  readonly members: Members
+  readonly roles: Roles
+}
+
+export interface DetailsQuery<Request> {
+  readonly members: Request
+  readonly roles: Request
+  readonly fields: { readonly members: RequestFields; readonly roles: RequestFields }
+}
+
+type ListFailure = InvalidPageToken | ValidationFailed | NotFound | StoreUnavailable
+
 export class Teams extends Context.Tag("@costline/core/Teams")<
   Teams,
   {
@@ -28,13 +51,81 @@ export class Teams extends Context.Tag("@costline/core/Teams")<
       input: CreateTeam
     ) => Effect.Effect<Team, AlreadyExists | StoreUnavailable>
     readonly get: (organizationId: OrganizationId, id: TeamId) => Effect.Effect<Team, NotFound | StoreUnavailable>
+    /**
+     * Applies a merge patch. With `ifMatch`, the team must still have that ETag (PreconditionFailed
+     * otherwise, also when another writer changes it meanwhile). A patch that changes nothing
+     * writes nothing and returns the team as it is.
+     */
+    readonly update: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      id: TeamId,
+      patch: TeamPatch,
+      ifMatch: ETag.Condition | undefined
+    ) => Effect.Effect<Team, NotFound | PreconditionFailed | Conflict | StoreUnavailable>
+    readonly details: (
+      organizationId: OrganizationId,
+      id: TeamId,
+      query: DetailsQuery<KeysetRequest>
+    ) => Effect.Effect<TeamDetails<Page<TeamMember>, Page<ScopedRole>>, ListFailure>
+    readonly detailsOffset: (
+      organizationId: OrganizationId,
+      id: TeamId,
+      query: DetailsQuery<OffsetRequest>
+    ) => Effect.Effect<
+      TeamDetails<ReadonlyArray<TeamMember>, ReadonlyArray<ScopedRole>>,
+      ValidationFailed | NotFound | StoreUnavailable
+    >
   }
 >() {}
 
 export const make = Effect.gen(function*() {
   const repo = yield* TeamsRepo
+  const content = yield* makeTeamContentReader
   const audit = yield* AuditLog
   const tx = yield* Transactor
+
+  const get = (organizationId: OrganizationId, id: TeamId) =>
+    repo.findById(organizationId, id).pipe(
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.fail(new NotFound({ resource: "team", id })),
+        onSome: Effect.succeed
+      }))
+    )
+
+  const counts = (team: Team) =>
+    Effect.all({ member_count: content.countMembers(team), role_count: content.countRoles(team) })
+
+  const updateOnce = (
+    actor: Actor,
+    organizationId: OrganizationId,
+    id: TeamId,
+    patch: TeamPatch,
+    ifMatch: ETag.Condition | undefined
+  ) =>
+    Effect.gen(function*() {
+      const before = yield* get(organizationId, id)
+      yield* Either.match(ETag.checkIfMatch(ifMatch, teamEtag(before), "the team"), {
+        onLeft: Effect.fail,
+        onRight: () => Effect.void
+      })
+      const changed = {
+        name: patch.name?.trim() ?? before.name,
+        default_member_role: patch.default_member_role ?? before.default_member_role
+      }
+      if (changed.name === before.name && changed.default_member_role === before.default_member_role) return before
+      const after = new Team({ ...before, ...changed, updated_at: yield* DateTime.now })
+      if (!(yield* repo.update(after, before))) return STALE
+      yield* audit.record(actor, organizationId, {
+        target: { resource: "teams" },
+        table_name: "teams",
+        record_id: id,
+        operation: "update",
+        old_values: teamValues(before),
+        new_values: teamValues(after)
+      })
+      return after
+    })
 
   return Teams.of({
     create: (actor, organizationId, input) =>
@@ -62,13 +153,26 @@ export const make = Effect.gen(function*() {
         })
         return team
       })),
-    get: (organizationId, id) =>
-      repo.findById(organizationId, id).pipe(
-        Effect.flatMap(Option.match({
-          onNone: () => Effect.fail(new NotFound({ resource: "team", id })),
-          onSome: Effect.succeed
-        }))
-      )
+    get,
+    update: (actor, organizationId, id, patch, ifMatch) =>
+      tx.withTransaction(untilWritten(updateOnce(actor, organizationId, id, patch, ifMatch), "the team")),
+    details: (organizationId, id, query) =>
+      Effect.gen(function*() {
+        const team = yield* get(organizationId, id)
+        return {
+          team,
+          ...(yield* counts(team)),
+          members: yield* content.memberPage(team, query.members, query.fields.members),
+          roles: yield* content.rolePage(team, query.roles, query.fields.roles)
+        }
+      }),
+    detailsOffset: (organizationId, id, query) =>
+      Effect.gen(function*() {
+        const team = yield* get(organizationId, id)
+        const members = yield* content.memberOffsetPage(team, query.members, query.fields.members)
+        const roles = yield* content.roleOffsetPage(team, query.roles, query.fields.roles)
+        return { team, ...(yield* counts(team)), members: members.items, roles: roles.items }
+      })
   })
 })
 

@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import { OrganizationId, TeamId } from "../shared/Ids.js"
+import { storable } from "../shared/StorableText.js"
 
 export const UsageGroupSetId = Schema.UUID.pipe(Schema.brand("UsageGroupSetId"))
 export type UsageGroupSetId = typeof UsageGroupSetId.Type
@@ -76,12 +77,13 @@ export interface FilterGroup {
 }
 export type FilterNode = FilterLeaf | FilterGroup
 
+// The identifier names the recursion in JSON Schema (OpenAPI), which cannot inline it.
 export const FilterGroup: Schema.Schema<FilterGroup> = Schema.Struct({
   component_type: Schema.Literal(COMPONENT_TYPE),
   operator: GroupOperator,
   not: Schema.Boolean,
   filters: Schema.Array(Schema.Union(FilterLeaf, Schema.suspend(() => FilterGroup)))
-})
+}).annotations({ identifier: "FilterGroup" })
 
 export const isGroup = (node: FilterNode): node is FilterGroup => "filters" in node
 
@@ -92,10 +94,13 @@ export type FilterExpression = FilterGroup
 // ---------------------------------------------------------------------------------------------
 // Sets and groups.
 
-const Name = Schema.String.pipe(
+const Name = storable(Schema.String.pipe(
   Schema.filter((s) => s.trim().length > 0, { message: () => "must not be empty" }),
   Schema.maxLength(200)
-)
+))
+
+/** Unknown fields are an error, not silently dropped: a typo in a patch must not look like success. */
+const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
 /** Credits per UTC calendar month; null means no limit. */
 export const MonthlyBudget = Schema.NullOr(Schema.Number.pipe(Schema.finite(), Schema.nonNegative()))
@@ -133,14 +138,16 @@ export class UsageGroup extends Schema.Class<UsageGroup>("UsageGroup")({
 // (string), both left unknown here: FilterExpression.fromWriteInput validates them against the
 // catalogue of the set's scope, which a schema cannot know.
 
-export class CreateUsageGroupSet extends Schema.Class<CreateUsageGroupSet>("CreateUsageGroupSet")({
-  name: Name,
-  order: Schema.optionalWith(Schema.NonNegativeInt, { default: () => 0 }),
-  team_id: Schema.optionalWith(Schema.NullOr(TeamId), { default: () => null }),
-  /** Deprecated by the spec: accepted and ignored. */
-  dw_account_uuid: Schema.optional(Schema.NullOr(Schema.String)),
-  dw_organization_name: Schema.optional(Schema.NullOr(Schema.String))
-}) {}
+export class CreateUsageGroupSet extends Schema.Class<CreateUsageGroupSet>("CreateUsageGroupSet")(
+  Schema.Struct({
+    name: Name,
+    order: Schema.optionalWith(Schema.NonNegativeInt, { default: () => 0 }),
+    team_id: Schema.optionalWith(Schema.NullOr(TeamId), { default: () => null }),
+    /** Deprecated by the spec: accepted and ignored. */
+    dw_account_uuid: Schema.optional(Schema.NullOr(Schema.String)),
+    dw_organization_name: Schema.optional(Schema.NullOr(Schema.String))
+  }).annotations(strict)
+) {}
 
 const filterInputFields = {
   filter_expression: Schema.optional(Schema.Unknown),
@@ -151,7 +158,7 @@ export type FilterInput = Schema.Struct.Type<typeof filterInputFields>
 const BOTH_FILTER_FORMS = "give either filter_expression or filter_expression_json, not both"
 
 /** Both keys present is an error even when one of them is null: which one was meant is unclear. */
-const notBothFilterForms = (input: FilterInput) =>
+export const notBothFilterForms = (input: FilterInput) =>
   !("filter_expression" in input && "filter_expression_json" in input) ||
   { path: ["filter_expression_json"], message: BOTH_FILTER_FORMS }
 
@@ -161,7 +168,7 @@ export class CreateUsageGroup extends Schema.Class<CreateUsageGroup>("CreateUsag
     order: Schema.optionalWith(Schema.NonNegativeInt, { default: () => 0 }),
     budget: Schema.optionalWith(MonthlyBudget, { default: () => null }),
     ...filterInputFields
-  }).pipe(
+  }).annotations(strict).pipe(
     Schema.filter((input) =>
       "filter_expression" in input || "filter_expression_json" in input
         ? notBothFilterForms(input)
@@ -170,14 +177,17 @@ export class CreateUsageGroup extends Schema.Class<CreateUsageGroup>("CreateUsag
   )
 ) {}
 
+/** The fields of a merge patch; the v1 `PUT` adds the group's `id` to them. */
+export const patchUsageGroupFields = {
+  name: Schema.optional(Name),
+  order: Schema.optional(Schema.NonNegativeInt),
+  budget: Schema.optional(MonthlyBudget),
+  ...filterInputFields
+}
+
 /** A merge patch: absent fields stay as they are; `budget: null` removes the limit. */
 export class PatchUsageGroup extends Schema.Class<PatchUsageGroup>("PatchUsageGroup")(
-  Schema.Struct({
-    name: Schema.optional(Name),
-    order: Schema.optional(Schema.NonNegativeInt),
-    budget: Schema.optional(MonthlyBudget),
-    ...filterInputFields
-  }).pipe(Schema.filter(notBothFilterForms))
+  Schema.Struct(patchUsageGroupFields).annotations(strict).pipe(Schema.filter(notBothFilterForms))
 ) {}
 
 // ---------------------------------------------------------------------------------------------

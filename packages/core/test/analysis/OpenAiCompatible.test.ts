@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Duration, Effect, Either, Fiber, Option, Redacted, TestClock } from "effect"
 import * as OpenAiCompatible from "../../src/analysis/OpenAiCompatible.js"
 import type { OpenAiCompatibleConfig } from "../../src/analysis/OpenAiCompatibleConfig.js"
-import { closedPortUrl, completion, fakeModelServer, type Reply } from "./FakeModelServer.js"
+import { closedPortUrl, completion, fakeModelServer, type Reply } from "../../src/testing/FakeModelServer.js"
 
 const KEY = "sk-test-0123456789-secret"
 const PROMPT = { system: "You rewrite SQL.", user: "Fix SELECT * FROM t" }

@@ -28,7 +28,11 @@ describe("DwAccountPatch", () => {
     ["another authentication method", { credentials: { authentication_method: "password", private_key: PEM } }],
     ["credentials without a method", { credentials: { private_key: PEM } }],
     ["credentials without a key", { credentials: { authentication_method: "key_pair" } }],
-    ["a blank username", { credentials: { authentication_method: "key_pair", username: "", private_key: PEM } }]
+    ["a blank username", { credentials: { authentication_method: "key_pair", username: "", private_key: PEM } }],
+    ["a name with a NUL character", { name: "Prod\u0000" }],
+    // A key sent under a misspelt name must not look like a successful rotation.
+    ["an unknown member", { private_key: PEM }],
+    ["an unknown member of credentials", { credentials: { authentication_method: "key_pair", privateKey: PEM, private_key: PEM } }]
   ])("refuses %s", (_, body) => {
     expect(Either.isLeft(decodePatch(body))).toBe(true)
   })

@@ -35,21 +35,23 @@ const oneLine = (pem: string) => pem.trim().replaceAll("\n", " ")
 
 describe("PrivateKey.validate", () => {
   describe("accepts", () => {
-    it.each(plainForms)("an unencrypted %s key", (form) => {
+    it.each(plainForms)("an unencrypted %s key, re-exported as PKCS#8", (form) => {
       expect(accepted({ privateKey: rsaKeys[form] })).toStrictEqual({
         pem: rsaKeys[form],
         encrypted: false,
         bits: 2048,
-        publicKeyFingerprint: expectedFingerprint
+        publicKeyFingerprint: expectedFingerprint,
+        pkcs8: rsaKeys.pkcs8
       })
     })
 
-    it.each(encryptedForms)("an encrypted %s key with its passphrase, and keeps it encrypted", (form) => {
+    it.each(encryptedForms)("an encrypted %s key with its passphrase: kept encrypted as pem, decrypted as PKCS#8", (form) => {
       expect(accepted({ privateKey: rsaKeys[form], passphrase: PASSPHRASE })).toStrictEqual({
         pem: rsaKeys[form],
         encrypted: true,
         bits: 2048,
-        publicKeyFingerprint: expectedFingerprint
+        publicKeyFingerprint: expectedFingerprint,
+        pkcs8: rsaKeys.pkcs8
       })
     })
 

@@ -50,7 +50,9 @@ describe("InsightUpdate", () => {
     [{ status: null }, ["status"]],
     [{ assignee: "not an email" }, ["assignee"]],
     [{ title: "x" }, ["title"]],
-    [{ status: "open", etag: '"x"' }, ["etag"]]
+    [{ status: "open", etag: '"x"' }, ["etag"]],
+    // Postgres cannot store these: refused here rather than failing in the store.
+    [{ assignee: "ann\u0000@example.com" }, ["assignee"]]
   ])("rejects %j at the offending field", (patch, paths) => {
     expect([...new Set(issuesOf(InsightUpdate, patch))]).toStrictEqual(paths)
   })
@@ -85,7 +87,13 @@ describe("InsightUpsert", () => {
     [{ severity: "critical" }, ["severity"]],
     [{ potential_savings: -1 }, ["potential_savings"]],
     [{ details: [] }, ["details"]],
-    [{ status: "resolved" }, ["status"]]
+    [{ status: "resolved" }, ["status"]],
+    [{ title: "Idle\u0000" }, ["title"]],
+    [{ resource_id: "WH\ud800" }, ["resource_id"]],
+    [{ description: "\u0000" }, ["description"]],
+    [{ dw_id: "dw\u0000" }, ["dw_id"]],
+    [{ details: { note: "a\u0000b" } }, ["details"]],
+    [{ details: { ["k\u0000"]: 1 } }, ["details"]]
   ])("rejects %j at the offending field", (change, paths) => {
     expect([...new Set(issuesOf(InsightUpsert, { ...minimal, ...change }))]).toStrictEqual(paths)
   })
@@ -112,7 +120,9 @@ describe("InsightFilters", () => {
     [{ view_count__lte: 1.5 }, ["view_count__lte"]],
     [{ is_current: "yes" }, ["is_current"]],
     [{ first_viewed_at__gte: "yesterday" }, ["first_viewed_at__gte"]],
-    [{ severity: "high" }, ["severity"]]
+    [{ severity: "high" }, ["severity"]],
+    [{ resource_type: "a\u0000" }, ["resource_type"]],
+    [{ assignee__in: ["ann@example.com", "\u0000"] }, ["assignee__in.1"]]
   ])("rejects %j at the offending field", (filters, paths) => {
     expect([...new Set(issuesOf(InsightFilters, filters))]).toStrictEqual(paths)
   })

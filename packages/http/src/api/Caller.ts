@@ -19,7 +19,13 @@ export class Caller extends Context.Tag("@costline/http/Caller")<
   }
 >() {}
 
-const failure = Schema.Union(Declared.Unauthorized, Declared.Forbidden, Declared.ValidationFailed, Declared.StoreUnavailable)
+const failure = Schema.Union(
+  Declared.Unauthorized,
+  Declared.Forbidden,
+  Declared.ValidationFailed,
+  Declared.RateLimited,
+  Declared.StoreUnavailable
+)
 
 /** v2: the tenant is the required `x-tenant-id` header. */
 export class TenantFromHeader extends HttpApiMiddleware.Tag<TenantFromHeader>()("@costline/http/TenantFromHeader", {
@@ -32,3 +38,9 @@ export class TenantFromPath extends HttpApiMiddleware.Tag<TenantFromPath>()("@co
   provides: Caller,
   failure
 }) {}
+
+/** v1 routes whose path names no organization (`/api/dw-accounts/...`): the tenant is the credential's own. */
+export class TenantFromCredential extends HttpApiMiddleware.Tag<TenantFromCredential>()(
+  "@costline/http/TenantFromCredential",
+  { provides: Caller, failure }
+) {}

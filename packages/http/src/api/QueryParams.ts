@@ -56,7 +56,7 @@ export const integerParam = (min: number, max: number) =>
         : ParseResult.fail(new ParseResult.Type(ast, text, `must be an integer from ${min} to ${max}`))
     },
     encode: (value) => ParseResult.succeed(String(value))
-  })
+  }).annotations({ jsonSchema: { type: "integer", minimum: min, maximum: max } })
 
 /**
  * A set filter: values separated by commas, and the parameter may repeat, so `?x=a,b&x=c` is
@@ -79,6 +79,9 @@ export const listParam = <A extends string>(item: Schema.Schema<A, string>, expe
 
 /** A set filter over a closed set of names. */
 export const oneOfList = <const L extends readonly [string, ...Array<string>]>(names: Schema.Literal<L>) =>
-  listParam(names as Schema.Schema<L[number], string>, `one of: ${names.literals.join(", ")}`)
+  listParam(names as Schema.Schema<L[number], string>, `one of: ${names.literals.join(", ")}`).annotations({
+    // The document names the values; the query string carries them repeated or comma-separated.
+    jsonSchema: { type: "array", items: { type: "string", enum: names.literals } }
+  })
 
 export const NonEmptyText = Schema.String.pipe(Schema.minLength(1))

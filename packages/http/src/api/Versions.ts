@@ -7,7 +7,7 @@ import { HttpApiSchema, OpenApi } from "@effect/platform"
 import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { pathSegments } from "../routing/RouteTable.js"
-import { TenantFromHeader, TenantFromPath } from "./Caller.js"
+import { TenantFromCredential, TenantFromHeader, TenantFromPath } from "./Caller.js"
 
 export const V2_PREFIX = "/v2"
 export const V1_PREFIX = "/api"
@@ -28,6 +28,11 @@ export const v2 = <Id extends string, Endpoints extends HttpApiEndpoint.HttpApiE
 export const v1 = <Id extends string, Endpoints extends HttpApiEndpoint.HttpApiEndpoint.Any, E, R>(
   group: HttpApiGroup.HttpApiGroup<Id, Endpoints, E, R>
 ) => group.prefix(V1_PREFIX).middleware(TenantFromPath).annotate(OpenApi.Deprecated, true)
+
+/** A v1 group whose paths name no organization: the tenant is the credential's own. */
+export const v1OwnTenant = <Id extends string, Endpoints extends HttpApiEndpoint.HttpApiEndpoint.Any, E, R>(
+  group: HttpApiGroup.HttpApiGroup<Id, Endpoints, E, R>
+) => group.prefix(V1_PREFIX).middleware(TenantFromCredential).annotate(OpenApi.Deprecated, true)
 
 /** Which rendering of errors and which headers a request path gets. */
 export type ApiVersion = "v1" | "v2"

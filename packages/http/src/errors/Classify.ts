@@ -1,5 +1,5 @@
 /** Maps every failure the API can report to its HTTP description. Pure. */
-import type { DomainError, FieldIssue } from "@costline/core"
+import type { DomainError, FieldIssue, ModelOutputInvalid, ModelUnavailable } from "@costline/core"
 import { Predicate } from "effect"
 import {
   failure,
@@ -14,6 +14,12 @@ import type { RequestRejection } from "./RequestErrors.js"
 
 /** A store outage is usually brief; clients may retry after this long. */
 export const STORE_RETRY_AFTER_SECONDS = 1
+
+/** When the model provider gave no Retry-After of its own. */
+export const MODEL_RETRY_AFTER_SECONDS = 5
+
+/** Every typed failure a handler may report: the domain's, and the language model's (query analysis). */
+export type ApiError = DomainError | ModelUnavailable | ModelOutputInvalid
 
 /**
  * Core addresses fields as `query.max_results`, `filters[2].value` or plain `name`; a field with
@@ -48,13 +54,15 @@ export const DOMAIN_CODES = {
   PreconditionFailed: "precondition_failed",
   PreconditionRequired: "precondition_required",
   RateLimited: "rate_limited",
-  StoreUnavailable: "unavailable"
-} as const satisfies Record<DomainError["_tag"], ProblemCode>
+  StoreUnavailable: "unavailable",
+  ModelUnavailable: "unavailable",
+  ModelOutputInvalid: "bad_gateway"
+} as const satisfies Record<ApiError["_tag"], ProblemCode>
 
-export const isDomainError = (u: unknown): u is DomainError =>
+export const isDomainError = (u: unknown): u is ApiError =>
   Predicate.hasProperty(u, "_tag") && typeof u._tag === "string" && Object.hasOwn(DOMAIN_CODES, u._tag)
 
-export const fromDomainError = (error: DomainError): HttpFailure => {
+export const fromDomainError = (error: ApiError): HttpFailure => {
   const code = DOMAIN_CODES[error._tag]
   switch (error._tag) {
     case "ValidationFailed":
@@ -71,6 +79,11 @@ export const fromDomainError = (error: DomainError): HttpFailure => {
       return failure(code, "the service is temporarily unavailable, retry later", {
         headers: { "retry-after": String(STORE_RETRY_AFTER_SECONDS) }
       })
+    case "ModelUnavailable":
+      // The message names the cause (timeout, HTTP status), never the provider's URL or key.
+      return failure(code, error.message, {
+        headers: { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds ?? MODEL_RETRY_AFTER_SECONDS))) }
+      })
     default:
       return failure(code, error.message)
   }
@@ -80,7 +93,8 @@ const REJECTION_TAGS: ReadonlySet<string> = new Set([
   "MethodNotAllowed",
   "PayloadTooLarge",
   "UnsupportedMediaType",
-  "MalformedBody"
+  "MalformedBody",
+  "RequestTimeout"
 ] satisfies Array<RequestRejection["_tag"]>)
 
 export const isRequestRejection = (u: unknown): u is RequestRejection =>
@@ -96,6 +110,9 @@ export const fromRequestRejection = (error: RequestRejection): HttpFailure => {
       return failure("unsupported_media_type", error.message)
     case "MalformedBody":
       return failure("bad_request", error.message)
+    case "RequestTimeout":
+      // The rest of the body may still come: the connection cannot carry another request.
+      return failure("request_timeout", error.message, { headers: { connection: "close" } })
   }
 }
 

@@ -91,9 +91,14 @@ const walk = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, p
     }
     case "Refinement":
       // A failed predicate is a bad value; a failure before the predicate is whatever it was.
-      return issue.kind === "Predicate"
-        ? [leaf(path, "invalid_value", ownOrInnerMessage(issue), issue.actual)]
-        : walk(issue.issue, path, parent)
+      if (issue.kind !== "Predicate") return walk(issue.issue, path, parent)
+      // A check of a whole object that names the field at fault (`{ path, message }`) reports there.
+      if (issue.issue._tag === "Pointer") {
+        const at = members(issue.issue.path)
+        const value = at.reduce<unknown>((v, key) => (typeof v === "object" && v !== null ? (v as any)[key] : undefined), issue.actual)
+        return [leaf([...path, ...at], "invalid_value", format(issue.issue.issue), value)]
+      }
+      return [leaf(path, "invalid_value", ownOrInnerMessage(issue), issue.actual)]
     case "Transformation":
       return issue.kind === "Transformation"
         ? [leaf(path, "invalid_value", ownOrInnerMessage(issue), issue.actual)]

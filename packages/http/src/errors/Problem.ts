@@ -20,6 +20,8 @@ export const PROBLEMS = {
   precondition_required: { status: 428, title: "Precondition required" },
   rate_limited: { status: 429, title: "Rate limited" },
   internal: { status: 500, title: "Internal error" },
+  /** An upstream the request depends on (the language model) answered with something unusable. */
+  bad_gateway: { status: 502, title: "Bad gateway" },
   unavailable: { status: 503, title: "Service unavailable" }
 } as const satisfies Record<string, { readonly status: number; readonly title: string }>
 

@@ -37,4 +37,13 @@ export class MalformedBody extends Schema.TaggedError<MalformedBody>()("Malforme
   }
 }
 
-export type RequestRejection = MethodNotAllowed | PayloadTooLarge | UnsupportedMediaType | MalformedBody
+/** The body did not arrive within the read timeout. */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", {
+  timeoutMs: Schema.Number
+}) {
+  override get message() {
+    return `the request body did not arrive within ${this.timeoutMs / 1000} seconds`
+  }
+}
+
+export type RequestRejection = MethodNotAllowed | PayloadTooLarge | UnsupportedMediaType | MalformedBody | RequestTimeout

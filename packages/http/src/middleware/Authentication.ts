@@ -1,11 +1,16 @@
 /**
- * The two tenant middlewares of `api/Caller.ts`: bearer credential → principal (core `Auth`),
- * then the tenant the request names must be the principal's organization.
+ * The tenant middlewares of `api/Caller.ts`: bearer credential → principal (core `Auth`), then
+ * the tenant the request names must be the principal's organization, then the principal must
+ * hold the permission the endpoint declares (`AccessPolicy`).
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { actorOf, Auth, ValidationFailed } from "@costline/core"
 import { Effect, Layer } from "effect"
-import { Caller, TenantFromHeader, TenantFromPath } from "../api/Caller.js"
+import { CostlineApi } from "../api/Api.js"
+import { Caller, TenantFromCredential, TenantFromHeader, TenantFromPath } from "../api/Caller.js"
+import * as AccessPolicy from "./AccessPolicy.js"
+import * as AccessLog from "./AccessLog.js"
+import { RateLimitGate } from "./RateLimit.js"
 import { RequestId } from "./RequestId.js"
 
 const TENANT_HEADER = "x-tenant-id"
@@ -24,14 +29,19 @@ const tenantFromPath = Effect.flatMap(HttpRouter.RouteContext, (route) => {
     : Effect.succeed(tenant)
 })
 
-const authenticate = <R>(tenantOf: Effect.Effect<string, ValidationFailed, R>) =>
-  Effect.map(Auth, (auth) =>
+/** `tenantOf` reads the tenant the request names; none for routes whose tenant is the credential's own. */
+const authenticate = <R>(tenantOf?: Effect.Effect<string, ValidationFailed, R>) =>
+  Effect.map(Effect.all([Auth, RateLimitGate, AccessPolicy.make(CostlineApi)]), ([auth, rateLimit, requirePermission]) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       // Credentials first: an anonymous caller learns nothing about tenants.
       const principal = yield* auth.authenticate(request.headers.authorization)
-      yield* auth.requireTenant(principal, yield* tenantOf)
+      yield* AccessLog.recordTenant(principal.organizationId)
+      // Every request of a known credential counts, also one that names the wrong tenant.
+      yield* rateLimit.admit(principal)
+      if (tenantOf !== undefined) yield* auth.requireTenant(principal, yield* tenantOf)
       const requestId = yield* RequestId
+      yield* requirePermission(principal, requestId)
       return Caller.of({
         principal,
         organizationId: principal.organizationId,
@@ -42,3 +52,4 @@ const authenticate = <R>(tenantOf: Effect.Effect<string, ValidationFailed, R>) =
 
 export const TenantFromHeaderLive = Layer.effect(TenantFromHeader, authenticate(tenantFromHeader))
 export const TenantFromPathLive = Layer.effect(TenantFromPath, authenticate(tenantFromPath))
+export const TenantFromCredentialLive = Layer.effect(TenantFromCredential, authenticate())

@@ -2,78 +2,85 @@
  * The API-wide middleware (`HttpApiBuilder.middleware`). It wraps the router before the platform
  * encodes errors, so it sees every failure raw and renders each one itself, in the caller's API
  * version: v2 problem+json, v1 FastAPI `detail`. It also assigns the request id, enforces body
- * limits, adds the v1 deprecation headers and writes the access log.
+ * limits and the read timeout, answers CORS and the edge routes (documents, docs page, probes),
+ * adds the v1 deprecation and v2 rate-limit headers, and writes the access log.
  */
 import { type HttpApi, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
-import { Cause, Clock, Effect, Option } from "effect"
+import type { RateLimitPolicy } from "@costline/core"
+import { Cause, Clock, type Duration, Effect, Option } from "effect"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import { describe } from "../errors/Describe.js"
 import * as FastApiDetail from "../errors/FastApiDetail.js"
 import type { HttpFailure } from "../errors/Problem.js"
 import * as ProblemJson from "../errors/ProblemJson.js"
 import * as RouteTable from "../routing/RouteTable.js"
+import * as AccessLog from "./AccessLog.js"
 import * as BodyLimits from "./BodyLimits.js"
+import * as Cors from "./Cors.js"
 import * as Deprecation from "./Deprecation.js"
+import * as EdgeRoutes from "./EdgeRoutes.js"
+import * as RateLimit from "./RateLimit.js"
+import * as ReadTimeout from "./ReadTimeout.js"
 import * as RequestId from "./RequestId.js"
 
 export interface PipelineOptions {
   readonly maxBodyBytes: number
   readonly accessLog: boolean
   readonly deprecation: Deprecation.DeprecationPolicy
+  /** The policy in force; undefined when rate limiting is off. */
+  readonly rateLimit: RateLimitPolicy | undefined
+  readonly readTimeout: Duration.DurationInput
+  readonly cors: Cors.CorsOptions | undefined
 }
 
 const render = (version: ApiVersion, failure: HttpFailure, requestId: string) =>
   version === "v1" ? FastApiDetail.render(failure) : ProblemJson.render(failure, requestId)
 
-const logAccess = (
-  request: HttpServerRequest.HttpServerRequest,
-  response: HttpServerResponse.HttpServerResponse,
-  durationMs: number
-) =>
-  Effect.logInfo("request served").pipe(Effect.annotateLogs({
-    method: request.method,
-    path: RouteTable.pathname(request.url),
-    status: response.status,
-    duration_ms: durationMs
-  }))
+export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
+  Effect.map(EdgeRoutes.make(api, options), (edgeRoutes) => {
+    const routes = RouteTable.fromApi(api)
+    const edges = (app: HttpApp.Default) =>
+      Cors.make(options.cors, routes)(edgeRoutes(ReadTimeout.make(options.readTimeout)(app)))
 
-export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) => {
-  const routes = RouteTable.fromApi(api)
-
-  const respond = (app: HttpApp.Default, request: HttpServerRequest.HttpServerRequest, requestId: string) => {
-    const version = versionOf(request.url)
-    return BodyLimits.check(request, options.maxBodyBytes).pipe(
-      Effect.zipRight(app),
-      HttpIncomingMessage.withMaxBodySize(Option.some(options.maxBodyBytes)),
-      Effect.provideService(RequestId.RequestId, requestId),
-      Effect.catchAllCause((cause) =>
-        // A client that went away needs no answer; let the server see the interruption.
-        Cause.isInterruptedOnly(cause)
-          ? Effect.failCause(cause as Cause.Cause<never>)
-          : Effect.map(describe(cause, request, routes, options.maxBodyBytes), (failure) =>
-            render(version, failure, requestId))
-      ),
-      Effect.map((response) =>
-        HttpServerResponse.setHeaders(response, {
-          [RequestId.HEADER]: requestId,
-          ...(version === "v1"
-            ? Deprecation.headers(options.deprecation, RouteTable.match(routes, request.method, request.url))
-            : {})
-        })
+    const respond = (app: HttpApp.Default, request: HttpServerRequest.HttpServerRequest, requestId: string) => {
+      const version = versionOf(request.url)
+      // One instance reads the body, so whoever reads it again (error reporting) gets the same text.
+      const readable = BodyLimits.asPlainJson(request)
+      return BodyLimits.check(request, options.maxBodyBytes).pipe(
+        Effect.zipRight(Effect.provideService(edges(app), HttpServerRequest.HttpServerRequest, readable)),
+        HttpIncomingMessage.withMaxBodySize(Option.some(options.maxBodyBytes)),
+        Effect.provideService(RequestId.RequestId, requestId),
+        Effect.catchAllCause((cause) =>
+          // A client that went away needs no answer; let the server see the interruption.
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause as Cause.Cause<never>)
+            : Effect.map(describe(cause, readable, routes, options.maxBodyBytes), (failure) =>
+              render(version, failure, requestId))
+        ),
+        Effect.map((response) =>
+          HttpServerResponse.setHeaders(response, {
+            [RequestId.HEADER]: requestId,
+            ...(options.rateLimit !== undefined && RateLimit.appliesTo(request.url)
+              ? { [RateLimit.POLICY_HEADER]: RateLimit.policyValue(options.rateLimit) }
+              : {}),
+            ...(version === "v1"
+              ? Deprecation.headers(options.deprecation, RouteTable.match(routes, request.method, request.url))
+              : {})
+          })
+        )
       )
-    )
-  }
+    }
 
-  return (app: HttpApp.Default): HttpApp.Default<never, HttpServerRequest.HttpServerRequest> =>
-    Effect.gen(function*() {
-      const started = yield* Clock.currentTimeMillis
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const requestId = yield* RequestId.choose(request.headers[RequestId.HEADER])
-      return yield* Effect.gen(function*() {
-        const response = yield* respond(app, request, requestId)
-        if (options.accessLog) yield* logAccess(request, response, (yield* Clock.currentTimeMillis) - started)
-        return response
-      }).pipe(Effect.annotateLogs("request_id", requestId))
-    })
-}
+    return (app: HttpApp.Default): HttpApp.Default<never, HttpServerRequest.HttpServerRequest> =>
+      Effect.gen(function*() {
+        const started = yield* Clock.currentTimeMillis
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const requestId = yield* RequestId.choose(request.headers[RequestId.HEADER])
+        return yield* Effect.gen(function*() {
+          const response = yield* respond(app, request, requestId)
+          if (options.accessLog) yield* AccessLog.log(routes, request, response, (yield* Clock.currentTimeMillis) - started)
+          return response
+        }).pipe(Effect.annotateLogs("request_id", requestId))
+      })
+  })

@@ -7,14 +7,17 @@ import {
   type Access,
   Actor,
   ApiKeys,
-  CoreLive,
+  CodeChangesDeterministic,
+  CoreWithSecretsLive,
   type OrganizationId,
   Organizations,
   type Repositories,
+  QueryAnalyzerLive,
   type Role,
   Sessions,
   Users
 } from "@costline/core"
+import { contractSecrets } from "@costline/core/testing"
 import { type ApiOptions, serve } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
 import { Effect, Layer, TestClock, TestContext } from "effect"
@@ -24,9 +27,13 @@ export const makeTestServer = (
   options: Omit<ApiOptions<unknown>, "store"> & { readonly store?: Layer.Layer<Repositories, unknown> } = {}
 ) => {
   const store = options.store ?? SqliteStore.layer({ filename: ":memory:" })
+  // Never the environment's: a developer's COSTLINE_* settings must not change what tests see.
+  const secrets = options.secrets ?? contractSecrets
+  const analysis = options.analysis ?? QueryAnalyzerLive.pipe(Layer.provideMerge(CodeChangesDeterministic))
   return Layer.mergeAll(
-    serve({ accessLog: false, ...options, port: 0, store }),
-    CoreLive.pipe(Layer.provide(store))
+    // No rate limit unless a test asks: a burst of test requests on one key must not meet 429s.
+    serve({ accessLog: false, rateLimit: false, ...options, port: 0, store, secrets, analysis }),
+    CoreWithSecretsLive.pipe(Layer.provide(store), Layer.provide(secrets))
   )
 }
 

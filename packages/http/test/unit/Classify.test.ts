@@ -7,6 +7,8 @@ import {
   Forbidden,
   InvalidPageToken,
   InvalidTransition,
+  ModelOutputInvalid,
+  ModelUnavailable,
   NotFound,
   PreconditionFailed,
   PreconditionRequired,
@@ -16,7 +18,7 @@ import {
   ValidationFailed
 } from "@costline/core"
 import { describe, expect, it } from "@effect/vitest"
-import { fromDomainError, fromFieldIssue, isDomainError } from "../../src/errors/Classify.js"
+import { fromDomainError, fromFieldIssue, isDomainError, MODEL_RETRY_AFTER_SECONDS } from "../../src/errors/Classify.js"
 import { PROBLEMS } from "../../src/errors/Problem.js"
 
 const statusOf = (error: DomainError) => PROBLEMS[fromDomainError(error).code].status
@@ -58,6 +60,22 @@ describe("fromDomainError", () => {
 
   it("challenges for a bearer token on 401", () => {
     expect(fromDomainError(new Unauthorized({ message: "x" })).headers).toEqual({ "www-authenticate": "Bearer" })
+  })
+})
+
+describe("fromDomainError, for the language model's failures", () => {
+  it("an unavailable model is a 503 with the provider's Retry-After, else the default", () => {
+    const asked = fromDomainError(new ModelUnavailable({ reason: "rate_limited", message: "busy", retryAfterSeconds: 7 }))
+    expect(asked).toMatchObject({ code: "unavailable", detail: "busy", headers: { "retry-after": "7" } })
+    expect(PROBLEMS[asked.code].status).toBe(503)
+    const unasked = fromDomainError(new ModelUnavailable({ reason: "timeout", message: "slow" }))
+    expect(unasked.headers).toEqual({ "retry-after": String(MODEL_RETRY_AFTER_SECONDS) })
+  })
+
+  it("unusable model output is a 502 bad_gateway with the reason", () => {
+    const failure = fromDomainError(new ModelOutputInvalid({ message: "the suggestion does not parse" }))
+    expect(failure).toMatchObject({ code: "bad_gateway", detail: "the suggestion does not parse" })
+    expect(PROBLEMS[failure.code].status).toBe(502)
   })
 })
 

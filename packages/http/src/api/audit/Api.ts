@@ -2,6 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { AuditRecord } from "@costline/core"
 import { Schema, Struct } from "effect"
+import { Access, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
 import { v2 } from "../Versions.js"
 import { AuditLogsParams } from "./Params.js"
@@ -21,6 +22,7 @@ export const AuditLogPage = Schema.Struct({
 export class AuditApi extends v2(
   HttpApiGroup.make("audit").add(
     HttpApiEndpoint.get("exportAuditLogs", "/audit-logs")
+      .annotate(Requires, Access.exportAudit)
       .setUrlParams(AuditLogsParams)
       .addSuccess(AuditLogPage)
       .addError(Declared.InvalidPageToken)

@@ -1,6 +1,6 @@
-/** Handler of `GET /v2/audit-logs`: admin only, never cached. */
+/** Handler of `GET /v2/audit-logs`: never cached (admin only, as its endpoint declares). */
 import { HttpApiBuilder } from "@effect/platform"
-import { AuditLog, Authorization, Permissions } from "@costline/core"
+import { AuditLog } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
@@ -10,11 +10,9 @@ import { toExportQuery } from "./Params.js"
 export const AuditHttpLive = HttpApiBuilder.group(CostlineApi, "audit", (handlers) =>
   Effect.gen(function*() {
     const auditLog = yield* AuditLog
-    const authorization = yield* Authorization
     return handlers.handle("exportAuditLogs", ({ urlParams }) =>
       Effect.gen(function*() {
         const caller = yield* Caller
-        yield* authorization.require(caller.principal, Permissions.exportAudit)
         yield* Respond.noStore
         const page = yield* auditLog.export(caller.organizationId, toExportQuery(urlParams))
         return { items: page.items, page_token: page.page_token, row_count: page.items.length }

@@ -1,42 +1,107 @@
-/** Handlers of the teams groups: authorize, call core's `Teams`, shape the answer. */
+/** Handlers of the teams groups: call core's team services and shape the answer. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Authorization, type CreateTeam, Permissions, teamEtag, Teams } from "@costline/core"
+import { TeamId, TeamMembers, TeamRoles, Teams } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
+import { parseId } from "../Ids.js"
+import { ifMatchOf } from "../Preconditions.js"
 import * as Respond from "../Respond.js"
+import { success } from "../Success.js"
 import { V2_PREFIX } from "../Versions.js"
-import { toTeamV1, toTeamV2 } from "./Representation.js"
+import { toDetailsQueryV1, toDetailsQueryV2 } from "./Params.js"
+import {
+  toTeamDetailsV1,
+  toTeamDetailsV2,
+  toTeamMember,
+  toTeamRoleV2,
+  toTeamV1,
+  toTeamV2
+} from "./Representation.js"
 
-const makeCreateTeam = Effect.gen(function*() {
-  const authorization = yield* Authorization
-  const teams = yield* Teams
-  return (input: CreateTeam) =>
-    Effect.gen(function*() {
-      const caller = yield* Caller
-      // A refused creation is audited as a failed `teams` create with what was asked for.
-      yield* authorization.require(caller.principal, Permissions.createTeam, {
-        requestId: caller.requestId,
-        entry: {
-          target: { resource: "teams" },
-          table_name: "teams",
-          record_id: null,
-          operation: "create",
-          new_values: { name: input.name, is_all_users: input.is_all_users, default_member_role: input.default_member_role }
-        }
-      })
-      return yield* teams.create(caller.actor, caller.organizationId, input)
-    })
-})
+const teamId = parseId(TeamId, "team")
+
+const teamUrl = (id: string) => `${V2_PREFIX}/teams/${id}`
+
+/** The services every handler uses, and the caller's team from the path. */
+const services = Effect.all({ teams: Teams, members: TeamMembers, roles: TeamRoles })
+
+const inTeam = (rawId: string) => Effect.all({ caller: Caller, id: teamId(rawId) })
 
 export const TeamsHttpLive = HttpApiBuilder.group(CostlineApi, "teams", (handlers) =>
-  Effect.map(makeCreateTeam, (createTeam) =>
-    handlers.handle("createTeam", ({ payload }) =>
-      createTeam(payload).pipe(
-        Effect.tap((team) => Respond.setHeaders({ location: `${V2_PREFIX}/teams/${team.id}`, etag: teamEtag(team) })),
-        Effect.map(toTeamV2)
-      ))))
+  Effect.map(services, ({ members, roles, teams }) =>
+    handlers
+      .handle("createTeam", ({ payload }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const team = yield* teams.create(caller.actor, caller.organizationId, payload)
+          const shown = toTeamV2(team)
+          yield* Respond.setHeaders({ location: teamUrl(team.id), etag: shown.etag })
+          return shown
+        }))
+      .handle("getTeam", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const { caller, id } = yield* inTeam(path.team_id)
+          const shown = toTeamDetailsV2(yield* teams.details(caller.organizationId, id, toDetailsQueryV2(urlParams)))
+          yield* Respond.setHeaders({ etag: shown.etag })
+          return shown
+        }))
+      .handle("updateTeam", ({ headers, path, payload }) =>
+        Effect.gen(function*() {
+          const { caller, id } = yield* inTeam(path.team_id)
+          const ifMatch = yield* ifMatchOf(headers)
+          const shown = toTeamV2(yield* teams.update(caller.actor, caller.organizationId, id, payload, ifMatch))
+          yield* Respond.setHeaders({ etag: shown.etag })
+          return shown
+        }))
+      .handle("addTeamMember", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const { caller, id } = yield* inTeam(path.team_id)
+          const member = yield* members.add(caller.actor, caller.organizationId, id, payload)
+          // Members have no URL of their own: they are listed by the team's details.
+          yield* Respond.setHeaders({ location: teamUrl(id) })
+          return toTeamMember(member)
+        }))
+      .handle("grantTeamRole", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const { caller, id } = yield* inTeam(path.team_id)
+          const role = yield* roles.grant(caller.actor, caller.organizationId, id, payload)
+          yield* Respond.setHeaders({ location: teamUrl(id) })
+          return toTeamRoleV2(role)
+        }))
+      .handle("revokeTeamRole", ({ path }) =>
+        Effect.gen(function*() {
+          const { caller, id } = yield* inTeam(path.team_id)
+          yield* roles.revoke(caller.actor, caller.organizationId, id, path.role_id)
+        }))))
 
 export const TeamsV1HttpLive = HttpApiBuilder.group(CostlineApi, "teamsV1", (handlers) =>
-  Effect.map(makeCreateTeam, (createTeam) =>
-    handlers.handle("createTeam", ({ payload }) => Effect.map(createTeam(payload), toTeamV1))))
+  Effect.map(services, ({ members, roles, teams }) =>
+    handlers
+      .handle("createTeam", ({ payload }) =>
+        Effect.flatMap(Caller, (caller) => Effect.map(teams.create(caller.actor, caller.organizationId, payload), toTeamV1)))
+      .handle("updateTeam", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const { caller, id } = yield* inTeam(path.team_id)
+          const team = yield* teams.update(caller.actor, caller.organizationId, id, payload, undefined).pipe(
+            // Only an If-Match can fail the precondition, and v1 sends none.
+            Effect.catchTag("PreconditionFailed", Effect.die)
+          )
+          return toTeamV1(team)
+        }))
+      .handle("getTeam", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const { caller, id } = yield* inTeam(path.team_id)
+          return toTeamDetailsV1(yield* teams.detailsOffset(caller.organizationId, id, toDetailsQueryV1(urlParams)))
+        }))
+      .handle("addTeamMember", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const { caller, id } = yield* inTeam(path.team_id)
+          return toTeamMember(yield* members.add(caller.actor, caller.organizationId, id, payload))
+        }))
+      .handle("revokeTeamRole", ({ path }) =>
+        Effect.gen(function*() {
+          const { caller, id } = yield* inTeam(path.team_id)
+          yield* roles.revoke(caller.actor, caller.organizationId, id, path.role_id)
+          return success
+        }))))

@@ -1,6 +1,8 @@
-/** A core `Team` in the v1 and v2 shapes. */
-import { type Team, teamEtag } from "@costline/core"
-import type { TeamV1, TeamV2 } from "./Api.js"
+/** Core's teams, members and team roles in the v1 and v2 shapes. */
+import type { Page, ScopedRole, Team, TeamDetails, TeamMember } from "@costline/core"
+import { teamEtag } from "@costline/core"
+import { toRoleAssignmentV2 } from "../roles/Schemas.js"
+import type { TeamDetailsV1, TeamDetailsV2, TeamMemberSchema, TeamRoleV1, TeamRoleV2, TeamV1, TeamV2 } from "./Api.js"
 
 export const toTeamV1 = (team: Team): typeof TeamV1.Type => ({
   id: team.id,
@@ -16,4 +18,50 @@ export const toTeamV2 = (team: Team): typeof TeamV2.Type => ({
   etag: teamEtag(team),
   create_time: team.created_at,
   update_time: team.updated_at
+})
+
+export const toTeamMember = (member: TeamMember): typeof TeamMemberSchema.Type => ({
+  id: member.id,
+  type: member.type,
+  identifier: member.identifier,
+  role: member.role,
+  added_at: member.added_at
+})
+
+/** v1 knows three kinds of team scope, each in a field of its own. */
+const scopeIdOf = (role: ScopedRole, type: ScopedRole["scope"]["type"]) => (role.scope.type === type ? role.scope.id : null)
+
+export const toTeamRoleV1 = (role: ScopedRole): typeof TeamRoleV1.Type => ({
+  id: role.id,
+  role: role.role,
+  created_at: role.created_at,
+  dw_organization_name: scopeIdOf(role, "dw_organization"),
+  dw_account_uuid: scopeIdOf(role, "dw_account"),
+  usage_group_id: scopeIdOf(role, "usage_group")
+})
+
+export const toTeamRoleV2 = (role: ScopedRole): typeof TeamRoleV2.Type => ({
+  ...toTeamRoleV1(role),
+  scope: toRoleAssignmentV2(role).scope,
+  create_time: role.created_at
+})
+
+export const toTeamDetailsV2 = (
+  details: TeamDetails<Page<TeamMember>, Page<ScopedRole>>
+): typeof TeamDetailsV2.Type => ({
+  ...toTeamV2(details.team),
+  member_count: details.member_count,
+  role_count: details.role_count,
+  members: { items: details.members.items.map(toTeamMember), page_token: details.members.page_token },
+  roles: { items: details.roles.items.map(toTeamRoleV2), page_token: details.roles.page_token }
+})
+
+export const toTeamDetailsV1 = (
+  details: TeamDetails<ReadonlyArray<TeamMember>, ReadonlyArray<ScopedRole>>
+): typeof TeamDetailsV1.Type => ({
+  ...toTeamV1(details.team),
+  member_count: details.member_count,
+  role_count: details.role_count,
+  members: details.members.map(toTeamMember),
+  roles: details.roles.map(toTeamRoleV1)
 })

@@ -1,0 +1,53 @@
+/** The run's results: one row per scenario, store and connection count; a table and a JSON file. */
+import { mkdirSync, writeFileSync } from "node:fs"
+import { cpus } from "node:os"
+import { dirname } from "node:path"
+
+export interface ResultRow {
+  readonly name: string
+  readonly store: string
+  /** Concurrent connections; null for figures not measured under load (cold start, idle RSS). */
+  readonly connections: number | null
+  readonly unit: string
+  readonly ours: number
+  readonly baseline: number
+  /** ours / baseline: above 1 is better for throughput, below 1 for times and memory. */
+  readonly ratio: number
+  readonly p50_ms: number | null
+  readonly p99_ms: number | null
+  readonly baseline_p50_ms: number | null
+  readonly baseline_p99_ms: number | null
+}
+
+const rounded = (value: number, digits: number) => Number(value.toFixed(digits))
+
+export const row = (fields: Omit<ResultRow, "ratio">): ResultRow => ({
+  ...fields,
+  ours: rounded(fields.ours, 1),
+  baseline: rounded(fields.baseline, 1),
+  ratio: rounded(fields.ours / fields.baseline, 2)
+})
+
+const cell = (value: number | string | null) => (value === null ? "-" : String(value))
+
+export const table = (rows: ReadonlyArray<ResultRow>): string => {
+  const header = ["scenario", "store", "conns", "unit", "ours", "baseline", "ratio", "p50 ms", "p99 ms", "base p99"]
+  const lines = rows.map((r) =>
+    [r.name, r.store, r.connections, r.unit, r.ours, r.baseline, r.ratio, r.p50_ms, r.p99_ms, r.baseline_p99_ms].map(cell)
+  )
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)))
+  const format = (cells: ReadonlyArray<string>) => cells.map((text, column) => text.padEnd(widths[column]!)).join("  ")
+  return [format(header), format(widths.map((width) => "-".repeat(width))), ...lines.map(format)].join("\n")
+}
+
+export const writeResults = (path: string, rows: ReadonlyArray<ResultRow>, notes: Record<string, unknown>) => {
+  mkdirSync(dirname(path), { recursive: true })
+  const results = {
+    when: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    ...notes,
+    scenarios: rows
+  }
+  writeFileSync(path, JSON.stringify(results, null, 2) + "\n")
+}

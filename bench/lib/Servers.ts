@@ -1,0 +1,99 @@
+/**
+ * The two servers under test, each in its own process: costline (`costline serve`, rate limiting
+ * off: the load comes from one key) and the bare baseline. A server is ready at its first
+ * successful answer to a real request, which is also what cold start measures.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { freePort } from "../../test-support/network.js"
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
+const COSTLINE = join(ROOT, "packages/cli/dist/bin.js")
+const BASELINE = join(ROOT, "bench/baseline/server.mjs")
+const READY_WITHIN_MS = 60_000
+const OUTPUT_KEPT = 8_000
+
+export type ServerKind = "ours" | "baseline"
+
+export interface RunningServer {
+  readonly kind: ServerKind
+  readonly origin: string
+  /** Spawn to first successful response, in milliseconds. */
+  readonly coldStartMs: number
+  /** Resident memory now, and its peak since the process started, in MB (Linux /proc). */
+  readonly memory: () => { readonly rssMb: number; readonly peakRssMb: number }
+  readonly stop: () => Promise<void>
+}
+
+export interface ServerOptions {
+  readonly databaseUrl: string
+  /** A request that must answer 200 once the server is up. */
+  readonly probe: { readonly path: string; readonly headers: Record<string, string> }
+  /** Extra node flags, e.g. `--cpu-prof`. */
+  readonly nodeFlags?: ReadonlyArray<string>
+  /** Working directory (where `--cpu-prof` writes its profile). */
+  readonly cwd?: string
+}
+
+const statusKb = (pid: number, field: string) => {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+  return match === null ? Number.NaN : Number(match[1]) / 1024
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())))
+
+const untilAnswered = async (child: ChildProcess, url: string, headers: Record<string, string>, output: () => string) => {
+  const deadline = performance.now() + READY_WITHIN_MS
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`)
+    const status = await fetch(url, { headers }).then((response) => response.arrayBuffer().then(() => response.status), () => 0)
+    if (status === 200) return
+    if (status !== 0) throw new Error(`probe ${url} answered ${status}:\n${output()}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  throw new Error(`server did not answer within ${READY_WITHIN_MS} ms:\n${output()}`)
+}
+
+export const startServer = async (kind: ServerKind, options: ServerOptions): Promise<RunningServer> => {
+  const port = await freePort()
+  // A directory of its own: costline keeps its development secret key under ./.costline.
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "costline-bench-server-"))
+  const args = kind === "ours"
+    ? [COSTLINE, "serve", "--database", options.databaseUrl, "--port", String(port)]
+    : [BASELINE, "--database", options.databaseUrl, "--port", String(port)]
+  const started = performance.now()
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...args], {
+    cwd,
+    env: { ...process.env, COSTLINE_RATE_LIMIT: "off" },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  // Only the tail, for error messages: costline logs every request.
+  let output = ""
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-OUTPUT_KEPT))
+  child.stdout!.on("data", keep)
+  child.stderr!.on("data", keep)
+  const origin = `http://127.0.0.1:${port}`
+  try {
+    await untilAnswered(child, origin + options.probe.path, options.probe.headers, () => output)
+  } catch (error) {
+    child.kill("SIGKILL")
+    throw error
+  }
+  const coldStartMs = performance.now() - started
+  const pid = child.pid!
+  return {
+    kind,
+    origin,
+    coldStartMs,
+    memory: () => ({ rssMb: statusKb(pid, "VmRSS"), peakRssMb: statusKb(pid, "VmHWM") }),
+    stop: async () => {
+      child.kill("SIGTERM")
+      await exited(child)
+      if (options.cwd === undefined) rmSync(cwd, { recursive: true, force: true })
+    }
+  }
+}

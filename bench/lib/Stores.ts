@@ -1,0 +1,54 @@
+/**
+ * The two databases a run measures: a fresh SQLite file, and a fresh database on Postgres
+ * (`COSTLINE_BENCH_PG_URL`, a role that may CREATE DATABASE, or else an embedded server the run
+ * starts and removes, as the store-pg tests do).
+ */
+import { PgClient } from "@effect/sql-pg"
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { Effect, Redacted } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { startEmbedded } from "../../test-support/postgres/globalSetup.js"
+
+export type StoreKind = "sqlite" | "postgres"
+
+export interface StoreTarget {
+  readonly kind: StoreKind
+  /** What `costline serve --database` and the baseline take. */
+  readonly url: string
+  /** The SQLite file (SQLite only). */
+  readonly filename: string
+  readonly dispose: () => Promise<void>
+}
+
+export const sqliteTarget = (): StoreTarget => {
+  const dir = mkdtempSync(join(tmpdir(), "costline-bench-"))
+  const filename = join(dir, "bench.db")
+  return { kind: "sqlite", url: `sqlite:${filename}`, filename, dispose: async () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+const onServer = (adminUrl: string, statement: string) =>
+  Effect.flatMap(PgClient.make({ url: Redacted.make(adminUrl) }), (sql) => sql.unsafe(statement)).pipe(
+    Effect.scoped,
+    Effect.provide(Reactivity.layer),
+    Effect.runPromise
+  )
+
+export const postgresTarget = async (): Promise<StoreTarget> => {
+  const external = process.env["COSTLINE_BENCH_PG_URL"]
+  const server = external !== undefined && external !== "" ? { url: external, stop: async () => {} } : await startEmbedded()
+  const name = `costline_bench_${process.pid}`
+  await onServer(server.url, `CREATE DATABASE ${name}`)
+  const url = new URL(server.url)
+  url.pathname = `/${name}`
+  return {
+    kind: "postgres",
+    url: url.toString(),
+    filename: "",
+    dispose: async () => {
+      await onServer(server.url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await server.stop()
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * costline against bare baselines, on SQLite and on Postgres. See docs/performance.md.
+ *
+ *   npm run bench                      # full: 1M audit records, 2.5 s runs at 1/16/64 connections
+ *   npm run bench -- --quick           # < 2 min: 100k records, 1 s runs at 1/64 connections
+ *   npm run bench -- --stores sqlite   # one store
+ *   npm run bench -- --out bench/results/busy-quick.json
+ *   npm run bench -- --scenarios audit_export,insight_get
+ *   npm run bench -- --profile         # costline runs under --cpu-prof: bench/profiles/ (git-ignored)
+ *
+ * Postgres is `COSTLINE_BENCH_PG_URL` (may CREATE DATABASE) or an embedded server started here.
+ */
+import { mkdirSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
+import { measure } from "./lib/Measure.js"
+import { type ResultRow, row, table, writeResults } from "./lib/Report.js"
+import type { Scenario, ScenarioContext } from "./lib/Scenario.js"
+import { ORGANIZATION, seed } from "./lib/Seed.js"
+import { type RunningServer, startServer } from "./lib/Servers.js"
+import { postgresTarget, sqliteTarget, type StoreKind, type StoreTarget } from "./lib/Stores.js"
+import { auditExport, auditExportDeep } from "./scenarios/audit.js"
+import { insightGet, insightPatch, insightsList, insightsQuery } from "./scenarios/insights.js"
+
+const BENCH = dirname(fileURLToPath(import.meta.url))
+
+const { values: flags } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    quick: { type: "boolean", default: false },
+    stores: { type: "string", default: "sqlite,postgres" },
+    out: { type: "string" },
+    profile: { type: "boolean", default: false },
+    scenarios: { type: "string" }
+  }
+})
+
+const settings = flags.quick
+  ? { auditRecords: 100_000, insights: 20_000, seconds: 1, connections: [1, 64] }
+  : { auditRecords: 1_000_000, insights: 100_000, seconds: 2.5, connections: [1, 16, 64] }
+const outPath = resolve(flags.out ?? join(BENCH, "results", "latest.json"))
+const stores = flags.stores.split(",").map((name) => name.trim()) as Array<StoreKind>
+const allScenarios: ReadonlyArray<Scenario> = [
+  auditExport,
+  auditExportDeep,
+  insightsList,
+  insightGet,
+  insightPatch,
+  insightsQuery
+]
+const selectScenarios = (names: string | undefined): ReadonlyArray<Scenario> => {
+  if (names === undefined) return allScenarios
+  const wanted = names.split(",").map((name) => name.trim()).filter((name) => name !== "")
+  const unknown = wanted.filter((name) => !allScenarios.some((scenario) => scenario.name === name))
+  if (unknown.length > 0) {
+    throw new Error(`unknown scenario(s) ${unknown.join(", ")}; known: ${allScenarios.map((s) => s.name).join(", ")}`)
+  }
+  return allScenarios.filter((scenario) => wanted.includes(scenario.name))
+}
+const scenarios = selectScenarios(flags.scenarios)
+
+const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
+
+/** Figures of the processes themselves: cold start, memory at idle and its peak under load. */
+const processRows = (
+  store: StoreKind,
+  servers: { ours: RunningServer; baseline: RunningServer },
+  idle: { ours: number; baseline: number }
+): Array<ResultRow> => {
+  const figure = (name: string, unit: string, ours: number, baseline: number, connections: number | null) =>
+    row({ name, store, connections, unit, ours, baseline, p50_ms: null, p99_ms: null, baseline_p50_ms: null, baseline_p99_ms: null })
+  const loads = scenarios.flatMap((s) => s.connections ?? settings.connections)
+  // The peak is the process's high-water mark, reached under the heaviest load of the run.
+  const peak = loads.length === 0 ? null : Math.max(...loads)
+  return [
+    figure("cold_start", "ms", servers.ours.coldStartMs, servers.baseline.coldStartMs, null),
+    figure("rss_idle", "MB", idle.ours, idle.baseline, null),
+    figure("rss_peak", "MB", servers.ours.memory().peakRssMb, servers.baseline.memory().peakRssMb, peak)
+  ]
+}
+
+const benchStore = async (target: StoreTarget): Promise<Array<ResultRow>> => {
+  log(`${target.kind}: seeding ${settings.auditRecords} audit records and ${settings.insights} insights`)
+  const seedStarted = performance.now()
+  const seeded = await seed(target, settings)
+  log(`${target.kind}: seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`)
+  const headers = { authorization: `Bearer ${seeded.token}`, "x-tenant-id": ORGANIZATION }
+  const probe = { path: "/v2/audit-logs?max_results=1", headers }
+  const profileDir = join(BENCH, "profiles")
+  if (flags.profile) mkdirSync(profileDir, { recursive: true })
+  const ours = await startServer("ours", {
+    databaseUrl: target.url,
+    probe,
+    ...(flags.profile ? { nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${target.kind}.cpuprofile`] } : {})
+  })
+  const baseline = await startServer("baseline", { databaseUrl: target.url, probe })
+  try {
+    const idle = { ours: ours.memory().rssMb, baseline: baseline.memory().rssMb }
+    const context: ScenarioContext = { store: target.kind, seeded, headers }
+    const rows: Array<ResultRow> = []
+    for (const scenario of scenarios) {
+      log(`${target.kind}: ${scenario.name}`)
+      rows.push(...await measure(scenario, context, { ours, baseline }, settings))
+    }
+    return [...rows, ...processRows(target.kind, { ours, baseline }, idle)]
+  } finally {
+    await ours.stop()
+    await baseline.stop()
+  }
+}
+
+const main = async () => {
+  const rows: Array<ResultRow> = []
+  for (const store of stores) {
+    const target = store === "sqlite" ? sqliteTarget() : await postgresTarget()
+    try {
+      rows.push(...await benchStore(target))
+    } finally {
+      await target.dispose()
+    }
+  }
+  console.log(table(rows))
+  writeResults(outPath, rows, { mode: flags.quick ? "quick" : "full", audit_records: settings.auditRecords })
+  log(`results written to ${outPath}`)
+}
+
+await main()

@@ -1,0 +1,67 @@
+/**
+ * An integrator's test-suite, run once per store: SQLite in memory (fast, for every change) and
+ * Postgres (what production runs). The tests are written once; each store is one layer.
+ *
+ * `@costline/core/testing` brings the helpers: `freshOrganization` keeps tests that share a
+ * database apart, `drainExport` reads the audit log as a poller would.
+ */
+import { CoreLive, type OrganizationId, type Repositories, Users } from "@costline/core"
+import { drainExport, freshOrganization, userActor } from "@costline/core/testing"
+import { PgStore } from "@costline/store-pg"
+import { SqliteStore } from "@costline/store-sqlite"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { useFreshDatabase } from "../../test-support/postgres/database.js"
+import { createSquad } from "./squads.js"
+
+const postgresUrl = useFreshDatabase()
+
+const stores: Record<string, () => Layer.Layer<Repositories, unknown>> = {
+  "SQLite :memory:": () => SqliteStore.layer({ filename: ":memory:" }),
+  Postgres: () => PgStore.layer({ url: postgresUrl })
+}
+
+const lead = userActor("lead@example.com")
+
+const addUsers = (organizationId: OrganizationId, emails: ReadonlyArray<string>) =>
+  Effect.flatMap(Users, (users) =>
+    Effect.forEach(emails, (email) => users.add(lead, organizationId, { email, role: "viewer" }), { discard: true }))
+
+for (const [name, store] of Object.entries(stores)) {
+  // One store per suite, built before its tests and closed after them.
+  layer(CoreLive.pipe(Layer.provideMerge(store())), { timeout: "60 seconds" })(`squads on ${name}`, (it) => {
+    it.effect("creates the team and its members, each change audited", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        yield* addUsers(organization.id, ["ana@example.com", "ben@example.com"])
+        const team = yield* createSquad(lead, organization.id, {
+          name: "Payments",
+          members: ["ana@example.com", "ben@example.com"]
+        })
+
+        const { records } = yield* drainExport(organization.id, { filters: { resource_in: ["teams"] } })
+        expect(records.map((record) => [record.table_name, record.operation, record.changed_by])).toEqual([
+          ["teams", "create", "lead@example.com"],
+          ["team_members", "create", "lead@example.com"],
+          ["team_members", "create", "lead@example.com"]
+        ])
+        expect(records[0]?.record_id).toBe(team.id)
+      }))
+
+    it.effect("leaves nothing behind when one member cannot be added", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        yield* addUsers(organization.id, ["cy@example.com"])
+        const failed = yield* Effect.flip(
+          createSquad(lead, organization.id, { name: "Search", members: ["cy@example.com", "nobody@example.com"] })
+        )
+        expect(failed._tag).toBe("ValidationFailed")
+
+        // Not even the team: it was rolled back, and its audit record with it.
+        const { records } = yield* drainExport(organization.id, { filters: { resource_in: ["teams"] } })
+        expect(records).toEqual([])
+        const retry = yield* createSquad(lead, organization.id, { name: "Search", members: ["cy@example.com"] })
+        expect(retry.name).toBe("Search")
+      }))
+  })
+}

@@ -1,0 +1,52 @@
+/**
+ * What `costline serve` reads from the environment beyond its flags: the HTTP edge settings of
+ * `@costline/http` (docs/operations.md lists them). Each has a safe default; a value that does
+ * not parse stops the server with a one-line reason rather than being ignored.
+ */
+import { RateLimitPolicy } from "@costline/core"
+import type { ServeOptions } from "@costline/http"
+import { Config, ConfigError, Duration, Either, Option, Schema } from "effect"
+
+export type EdgeOptions = Pick<ServeOptions<unknown>, "rateLimit" | "readTimeout" | "cors" | "drainTimeout">
+
+/** `off`, or `<requests per second>/<burst>` such as `50/100`. */
+export const parseRateLimit = (text: string): Either.Either<RateLimitPolicy | false, string> => {
+  if (text.trim().toLowerCase() === "off") return Either.right(false)
+  const [rate, burst, ...rest] = text.split("/").map((part) => part.trim())
+  const policy = Schema.decodeUnknownEither(RateLimitPolicy)({ requestsPerSecond: Number(rate), burst: Number(burst) })
+  return rest.length === 0 && rate !== "" && burst !== "" && Either.isRight(policy)
+    ? Either.right(policy.right)
+    : Either.left("must be 'off' or '<requests per second>/<burst>', e.g. 50/100")
+}
+
+/** `*`, or origins separated by commas. */
+export const parseOrigins = (text: string): ReadonlyArray<string> | "*" =>
+  text.trim() === "*" ? "*" : text.split(",").map((origin) => origin.trim()).filter((origin) => origin.length > 0)
+
+const rateLimit = Config.string("COSTLINE_RATE_LIMIT").pipe(
+  Config.mapOrFail((text) =>
+    Either.mapLeft(parseRateLimit(text), (reason) => ConfigError.InvalidData(["COSTLINE_RATE_LIMIT"], `COSTLINE_RATE_LIMIT ${reason}`))
+  ),
+  Config.option
+)
+
+const milliseconds = (name: string) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be a positive number of milliseconds`, validation: (ms) => ms > 0 }),
+    Config.map(Duration.millis),
+    Config.option
+  )
+
+export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
+  rateLimit,
+  readTimeout: milliseconds("COSTLINE_READ_TIMEOUT_MS"),
+  drainTimeout: milliseconds("COSTLINE_DRAIN_TIMEOUT_MS"),
+  cors: Config.string("COSTLINE_CORS_ORIGINS").pipe(Config.map(parseOrigins), Config.option)
+}).pipe(
+  Config.map((options) => ({
+    rateLimit: Option.getOrUndefined(options.rateLimit),
+    readTimeout: Option.getOrUndefined(options.readTimeout),
+    drainTimeout: Option.getOrUndefined(options.drainTimeout),
+    cors: Option.getOrUndefined(Option.map(options.cors, (origins) => ({ origins })))
+  }))
+)

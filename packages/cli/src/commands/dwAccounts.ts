@@ -1,0 +1,35 @@
+import { Command, Options } from "@effect/cli"
+import { Actor, CoreWithSecretsLive, CreateDwAccount, DwAccounts, type OrganizationId } from "@costline/core"
+import { Console, Effect, Layer, ParseResult, Schema } from "effect"
+import { storeLayer } from "../Database.js"
+import { CliFailure, database, org, resolveDatabase } from "../Options.js"
+import { secretsLayer } from "../SecretKeys.js"
+
+const name = Options.text("name").pipe(Options.withDescription("a name to recognise the warehouse account by"))
+
+const decodeCreate = (input: { readonly name: string }) =>
+  Schema.decodeUnknown(CreateDwAccount)(input).pipe(
+    Effect.mapError((error) => {
+      const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
+      return new CliFailure(`--${String(issue?.path[0] ?? "name")}: ${issue?.message ?? "invalid"}`)
+    })
+  )
+
+/** Core's services with DwAccounts, over the store the `--database` flag names. */
+const accountsLayer = (flag: Parameters<typeof resolveDatabase>[0]) =>
+  Layer.unwrapEffect(
+    Effect.map(resolveDatabase(flag), (db) =>
+      CoreWithSecretsLive.pipe(Layer.provideMerge(storeLayer(db)), Layer.provide(secretsLayer)))
+  )
+
+const create = Command.make("create", { org, name, database }, (args) =>
+  Effect.gen(function*() {
+    const accounts = yield* DwAccounts
+    const account = yield* accounts.create(Actor.system(), args.org as OrganizationId, yield* decodeCreate({ name: args.name }))
+    yield* Console.log(`created warehouse account '${account.name}' for ${account.organization_id}`)
+    yield* Console.log(account.id)
+  }).pipe(Effect.provide(accountsLayer(args.database)))).pipe(
+    Command.withDescription("create a warehouse account; prints its id last (set its key with PATCH /v2/dw-accounts/{id})")
+  )
+
+export const dwAccounts = Command.make("dw-accounts").pipe(Command.withSubcommands([create]))

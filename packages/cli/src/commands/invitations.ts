@@ -1,0 +1,41 @@
+/** `costline invitations create|revoke|list`: invitations to an organization (audited `invitation` events). */
+import { Command, Options } from "@effect/cli"
+import { Actor, InvitationId, Invitations, NotFound, type OrganizationId } from "@costline/core"
+import { Console, DateTime, Effect, Schema } from "effect"
+import { coreLayer, database, org } from "../Options.js"
+import { role } from "./users.js"
+
+const email = Options.text("email").pipe(Options.withDescription("who is invited"))
+const id = Options.text("id").pipe(Options.withDescription("the invitation's id, as `create` printed it"))
+
+const isInvitationId = Schema.is(InvitationId)
+
+const create = Command.make("create", { org, email, role: role("viewer"), database }, (args) =>
+  Effect.gen(function*() {
+    const invitation = yield* (yield* Invitations).create(Actor.system(), args.org as OrganizationId, {
+      email: args.email,
+      role: args.role
+    })
+    yield* Console.log(`invited ${invitation.email} to ${invitation.organization_id} as ${invitation.role}`)
+    yield* Console.log(invitation.id)
+  }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("invite an email; prints the invitation id last"))
+
+const revoke = Command.make("revoke", { org, id, database }, (args) =>
+  Effect.gen(function*() {
+    if (!isInvitationId(args.id)) return yield* new NotFound({ resource: "invitation", id: args.id })
+    const invitation = yield* (yield* Invitations).revoke(Actor.system(), args.org as OrganizationId, args.id)
+    yield* Console.log(`revoked the invitation of ${invitation.email}`)
+  }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("revoke a pending invitation"))
+
+const list = Command.make("list", { org, database }, (args) =>
+  Effect.gen(function*() {
+    for (const invitation of yield* (yield* Invitations).listPending(args.org as OrganizationId)) {
+      yield* Console.log(
+        `${invitation.id}\t${invitation.email}\t${invitation.role}\t${DateTime.formatIso(invitation.created_at)}`
+      )
+    }
+  }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
+    Command.withDescription("list pending invitations: id, email, role, created (tab-separated)")
+  )
+
+export const invitations = Command.make("invitations").pipe(Command.withSubcommands([create, revoke, list]))

@@ -1,0 +1,125 @@
+/** `costline invitations`, `users remove` and `org settings`, run as a user would, audit included. */
+import { Actor, AuditLog, CoreLive, type OrganizationId, Organizations, Users } from "@costline/core"
+import { SqliteStore } from "@costline/store-sqlite"
+import { Effect, Layer } from "effect"
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { costline, lastLine, scratchDir } from "./support.js"
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+/** Core over the database file the commands use by default in `dir` (same file, same time). */
+const inProcess = <A, E>(dir: string, effect: Effect.Effect<A, E, Layer.Layer.Success<typeof CoreLive>>) => {
+  mkdirSync(join(dir, ".costline"), { recursive: true })
+  const store = SqliteStore.layer({ filename: join(dir, ".costline", "costline.db") })
+  return Effect.runPromise(effect.pipe(Effect.provide(CoreLive.pipe(Layer.provide(store)))))
+}
+
+/** The organization's audit records as (event or resource)/operation, read straight from the file. */
+const auditTrail = (dir: string, org: string) =>
+  inProcess(
+    dir,
+    Effect.flatMap(AuditLog, (audit) =>
+      audit.export(org as OrganizationId, { filters: {}, order: "asc", pageToken: undefined, maxResults: 500 })).pipe(
+        Effect.map((page) => page.items.map((record) => `${record.event_type ?? record.resource}/${record.operation}`))
+      )
+  )
+
+/** A scratch directory whose database holds the `acme` organization and its admin (made in-process: fast). */
+const withOrganization = async () => {
+  const dir = scratchDir()
+  await inProcess(
+    dir,
+    Effect.gen(function*() {
+      const organization = yield* (yield* Organizations).create({ id: "acme", name: "Acme" })
+      yield* (yield* Users).add(Actor.system(), organization.id, { email: "admin@acme.example", role: "admin" })
+    })
+  )
+  return dir
+}
+
+describe("costline invitations", () => {
+  it("create prints the id last, list shows it pending, revoke ends it; each is an invitation event", async () => {
+    const dir = await withOrganization()
+    const created = await costline(dir, "invitations", "create", "--org", "acme", "--email", "New@Acme.example")
+    expect(created.code).toBe(0)
+    expect(created.stdout).toContain("invited new@acme.example to acme as viewer")
+    const id = lastLine(created.stdout)
+    expect(id).toMatch(UUID)
+    const listed = await costline(dir, "invitations", "list", "--org", "acme")
+    expect(listed.stdout.trim().split("\t").slice(0, 3)).toEqual([id, "new@acme.example", "viewer"])
+    expect((await costline(dir, "invitations", "revoke", "--org", "acme", "--id", id)).code).toBe(0)
+    const trail = await auditTrail(dir, "acme")
+    expect(trail.filter((entry) => entry.startsWith("invitation/"))).toEqual(["invitation/create", "invitation/revoke"])
+  })
+
+  it("one pending invitation per email; a revoked or unknown one cannot be revoked", async () => {
+    const dir = await withOrganization()
+    const id = lastLine((await costline(dir, "invitations", "create", "--org", "acme", "--email", "new@acme.example")).stdout)
+    const again = await costline(dir, "invitations", "create", "--org", "acme", "--email", "NEW@acme.example", "--role", "admin")
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain("already has a pending invitation")
+    await costline(dir, "invitations", "revoke", "--org", "acme", "--id", id)
+    const twice = await costline(dir, "invitations", "revoke", "--org", "acme", "--id", id)
+    expect(twice.code).toBe(1)
+    expect(twice.stderr.trim()).toBe(`costline: NotFound: invitation ${id} not found`)
+    expect((await costline(dir, "invitations", "revoke", "--org", "acme", "--id", "nope")).code).toBe(1)
+  })
+
+  it("refuses a member's email, a bad email and an unknown role", async () => {
+    const dir = await withOrganization()
+    const member = await costline(dir, "invitations", "create", "--org", "acme", "--email", "admin@acme.example")
+    expect(member.code).toBe(1)
+    expect(member.stderr).toContain("already a member")
+    expect((await costline(dir, "invitations", "create", "--org", "acme", "--email", "not-an-email")).code).toBe(1)
+    expect((await costline(dir, "invitations", "create", "--org", "acme", "--email", "a@b.c", "--role", "root")).code).toBe(2)
+  })
+})
+
+describe("costline users remove", () => {
+  it("removes a member: their sessions stop working and the removal is a users event", async () => {
+    const dir = await withOrganization()
+    await costline(dir, "users", "add", "--org", "acme", "--email", "leaver@acme.example", "--role", "editor")
+    const removed = await costline(dir, "users", "remove", "--org", "acme", "--email", "LEAVER@acme.example")
+    expect(removed.code).toBe(0)
+    const session = await costline(dir, "sessions", "create", "--org", "acme", "--email", "leaver@acme.example")
+    expect(session.code).toBe(1)
+    const again = await costline(dir, "users", "remove", "--org", "acme", "--email", "leaver@acme.example")
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain("user leaver@acme.example not found")
+    expect((await auditTrail(dir, "acme")).slice(-2)).toEqual(["user_roles/delete", "users/remove"])
+  })
+})
+
+describe("costline org settings", () => {
+  it("set merges key=value settings (JSON or text) and prints them; show prints them; each set is an organization event", async () => {
+    const dir = await withOrganization()
+    const set = await costline(dir, "org", "settings", "set", "--org", "acme", "trial_end_date=2030-01-31", "app_warehouse_size=XS")
+    expect(set.code).toBe(0)
+    expect(JSON.parse(lastLine(set.stdout))).toEqual({ trial_end_date: "2030-01-31", app_warehouse_size: "XS" })
+    const more = await costline(dir, "org", "settings", "set", "--org", "acme", "features={\"beta\":true}", "data_share_provisioned=false")
+    expect(JSON.parse(lastLine(more.stdout))).toEqual({
+      trial_end_date: "2030-01-31",
+      app_warehouse_size: "XS",
+      features: { beta: true },
+      data_share_provisioned: false
+    })
+    const shown = await costline(dir, "org", "settings", "show", "--org", "acme")
+    expect(JSON.parse(lastLine(shown.stdout))).toEqual(JSON.parse(lastLine(more.stdout)))
+    expect((await auditTrail(dir, "acme")).filter((entry) => entry.startsWith("organization/"))).toEqual([
+      "organization/update",
+      "organization/update"
+    ])
+  })
+
+  it("refuses assignments that are not key=value, unknown organizations, and no assignment at all", async () => {
+    const dir = await withOrganization()
+    const bad = await costline(dir, "org", "settings", "set", "--org", "acme", "Trial=1")
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toContain("'Trial=1' is not key=value")
+    expect((await costline(dir, "org", "settings", "set", "--org", "acme", "novalue")).code).toBe(1)
+    expect((await costline(dir, "org", "settings", "show", "--org", "nope")).stderr).toContain("organization nope not found")
+    expect((await costline(dir, "org", "settings", "set", "--org", "acme")).code).toBe(2)
+  })
+})

@@ -1,0 +1,62 @@
+/**
+ * `costline serve` as an operator runs it: the edge settings from the environment, JSON access
+ * logs that never carry a credential, and a refusal to start on a setting that does not parse.
+ */
+import { Either } from "effect"
+import { describe, expect, it } from "vitest"
+import { parseOrigins, parseRateLimit } from "../src/ServeConfig.js"
+import { freePort } from "./network.js"
+import { costline, lastLine, scratchDir, startServerWith, stop } from "./support.js"
+
+describe("edge settings from the environment", () => {
+  it("COSTLINE_RATE_LIMIT is off or <rate>/<burst>", () => {
+    expect(parseRateLimit("off")).toEqual(Either.right(false))
+    expect(parseRateLimit(" 50 / 100 ")).toEqual(Either.right({ requestsPerSecond: 50, burst: 100 }))
+    expect(parseRateLimit("0.5/1")).toEqual(Either.right({ requestsPerSecond: 0.5, burst: 1 }))
+    for (const bad of ["", "50", "50/", "/100", "0/10", "50/0", "50/1.5", "fast/slow", "1/2/3"]) {
+      expect(Either.isLeft(parseRateLimit(bad)), bad).toBe(true)
+    }
+  })
+
+  it("COSTLINE_CORS_ORIGINS is * or a comma-separated list", () => {
+    expect(parseOrigins("*")).toBe("*")
+    expect(parseOrigins("https://a.example, https://b.example,")).toEqual(["https://a.example", "https://b.example"])
+  })
+
+  it("a server configured by them limits, allows origins, and logs each request as JSON without the token", { timeout: 120_000 }, async () => {
+    const dir = scratchDir()
+    const key = lastLine((await costline(dir, "seed", "--org", "acme")).stdout)
+    const port = await freePort()
+    const { child, output } = await startServerWith(
+      { COSTLINE_RATE_LIMIT: "0.01/2", COSTLINE_CORS_ORIGINS: "https://app.example.com" },
+      dir,
+      "--port",
+      String(port)
+    )
+    try {
+      const get = () =>
+        fetch(`http://127.0.0.1:${port}/v2/audit-logs`, {
+          headers: { authorization: `Bearer ${key}`, "x-tenant-id": "acme", origin: "https://app.example.com", "x-request-id": "req-config" }
+        })
+      const replies = [await get(), await get(), await get()]
+      expect(replies.map((reply) => reply.status)).toEqual([200, 200, 429])
+      expect(replies[0]!.headers.get("ratelimit-policy")).toBe("\"default\";q=2;w=200")
+      expect(replies[0]!.headers.get("access-control-allow-origin")).toBe("https://app.example.com")
+    } finally {
+      await stop(child)
+    }
+    const entries = output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line))
+    const served = entries.filter((entry) => entry.message === "request served" && entry.annotations.request_id === "req-config")
+    expect(served.map((entry) => entry.annotations.status)).toEqual([200, 200, 429])
+    expect(served[0].annotations).toMatchObject({ method: "GET", route: "/v2/audit-logs", tenant: "acme", duration_ms: expect.any(Number) })
+    expect(output()).not.toContain(key)
+  })
+
+  it("a setting that does not parse stops the server with the reason", { timeout: 60_000 }, async () => {
+    const dir = scratchDir()
+    const failed = await startServerWith({ COSTLINE_RATE_LIMIT: "lots" }, dir, "--port", String(await freePort()))
+      .then(() => "started", (error: Error) => error.message)
+    expect(failed).toContain("serve exited early (1)")
+    expect(failed).toContain("COSTLINE_RATE_LIMIT")
+  })
+})

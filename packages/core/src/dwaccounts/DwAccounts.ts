@@ -1,0 +1,216 @@
+/**
+ * The warehouse accounts service. Private keys are validated and sealed before any transaction
+ * (key derivation can take a moment, and no lock should wait for it); the account row, its sealed
+ * key and the `connections` audit record are then written in one transaction. The audit record
+ * names the change by the public key's fingerprint, never the key.
+ */
+import { Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { AuditLog } from "../audit/AuditLog.js"
+import { Organizations } from "../identity/Organizations.js"
+import type { SealedSecret, SecretAad, SecretUnreadable } from "../secrets/Envelope.js"
+import { Secrets } from "../secrets/Secrets.js"
+import type { Actor } from "../shared/Actor.js"
+import { STALE, untilWritten } from "../shared/CompareAndSet.js"
+import {
+  type Conflict,
+  FieldIssue,
+  NotFound,
+  type PreconditionFailed,
+  type StoreUnavailable,
+  ValidationFailed
+} from "../shared/Errors.js"
+import * as ETag from "../shared/ETag.js"
+import { newId, type OrganizationId } from "../shared/Ids.js"
+import { Transactor } from "../shared/Transactor.js"
+import * as Change from "./Change.js"
+import type { CreateDwAccount, CredentialsPut, DwAccount, DwAccountId, DwAccountPatch } from "./Domain.js"
+import * as PrivateKey from "./PrivateKey.js"
+import { DwAccountsRepo } from "./Repo.js"
+
+/** What is sealed: JSON, so that more secret material can join the key without a new format. */
+const StoredCredentials = Schema.parseJson(Schema.Struct({ private_key: Schema.String }))
+const encodeStored = Schema.encodeSync(StoredCredentials)
+const decodeStored = Schema.decodeUnknown(StoredCredentials)
+
+export type UpdateError = NotFound | ValidationFailed | PreconditionFailed | Conflict | StoreUnavailable
+
+export class DwAccounts extends Context.Tag("@costline/core/DwAccounts")<
+  DwAccounts,
+  {
+    /** An unknown organization → NotFound. */
+    readonly create: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      input: CreateDwAccount
+    ) => Effect.Effect<DwAccount, NotFound | StoreUnavailable>
+    readonly get: (organizationId: OrganizationId, id: DwAccountId) => Effect.Effect<DwAccount, NotFound | StoreUnavailable>
+    /**
+     * v2 merge patch. With `condition` (a parsed `If-Match`), the account must still match it, else
+     * PreconditionFailed. A patch that changes nothing writes nothing and returns the account as is.
+     */
+    readonly update: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      id: DwAccountId,
+      patch: DwAccountPatch,
+      condition?: ETag.Condition
+    ) => Effect.Effect<DwAccount, UpdateError>
+    /** v1: replaces the key pair, keeping the username. */
+    readonly replaceCredentials: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      id: DwAccountId,
+      input: CredentialsPut
+    ) => Effect.Effect<DwAccount, Exclude<UpdateError, PreconditionFailed>>
+    /** The private key (unencrypted PKCS#8 PEM), for the code that connects to the warehouse. */
+    readonly openPrivateKey: (
+      organizationId: OrganizationId,
+      id: DwAccountId
+    ) => Effect.Effect<Redacted.Redacted<string>, NotFound | SecretUnreadable | StoreUnavailable>
+  }
+>() {}
+
+const aadOf = (account: Pick<DwAccount, "organization_id" | "id">): SecretAad => ({
+  tenant: account.organization_id,
+  recordId: account.id
+})
+
+/** Key issues are reported where the key was in the request: `credentials.private_key` in v2. */
+const nestedUnder = (prefix: string | undefined) => (error: ValidationFailed): ValidationFailed =>
+  prefix === undefined ? error : new ValidationFailed({
+    message: error.message,
+    details: error.details.map((issue) => new FieldIssue({ ...issue, field: `${prefix}.${issue.field}` }))
+  })
+
+const checkCondition = (condition: ETag.Condition | undefined, account: DwAccount) =>
+  ETag.checkIfMatch(condition, account.etag, `dw account ${account.id}`)
+
+interface Request {
+  readonly name?: string | undefined
+  readonly username?: string | undefined
+  readonly key?: PrivateKey.PrivateKeyInput | undefined
+  /** Where the key's members sit in the request body, for error locations. */
+  readonly keyField?: string | undefined
+}
+
+export const make = Effect.gen(function*() {
+  const repo = yield* DwAccountsRepo
+  const audit = yield* AuditLog
+  const tx = yield* Transactor
+  const secrets = yield* Secrets
+  const organizations = yield* Organizations
+
+  const get = (organizationId: OrganizationId, id: DwAccountId) =>
+    Effect.flatMap(repo.findById(organizationId, id), Option.match({
+      onNone: () => Effect.fail(new NotFound({ resource: "dw account", id })),
+      onSome: Effect.succeed
+    }))
+
+  const sealKey = (account: DwAccount, key: PrivateKey.PrivateKeyInput, keyField: string | undefined) =>
+    Effect.gen(function*() {
+      const validated = yield* Effect.mapError(PrivateKey.validate(key), nestedUnder(keyField))
+      const sealed = yield* secrets.seal(encodeStored({ private_key: validated.pkcs8 }), aadOf(account))
+      return { sealed, fingerprint: validated.publicKeyFingerprint }
+    })
+
+  /** One compare-and-set attempt, from a fresh read: STALE when another writer got in between. */
+  const changeOnce = (
+    actor: Actor,
+    organizationId: OrganizationId,
+    id: DwAccountId,
+    change: Change.AccountChange,
+    sealed: SealedSecret | undefined,
+    condition: ETag.Condition | undefined
+  ) =>
+    Effect.gen(function*() {
+      const current = yield* get(organizationId, id)
+      yield* checkCondition(condition, current)
+      const next = Change.apply(current, change, yield* DateTime.now)
+      if (next === undefined) return current
+      const written = yield* repo.update(next, { expectedEtag: current.etag, ...(sealed ? { credentials: sealed } : {}) })
+      if (!written) return STALE
+      yield* audit.record(actor, organizationId, {
+        target: { resource: "connections" },
+        table_name: "dw_accounts",
+        record_id: id,
+        operation: "update",
+        old_values: Change.auditValues(current),
+        new_values: Change.auditValues(next)
+      })
+      return next
+    })
+
+  const change = (
+    actor: Actor,
+    organizationId: OrganizationId,
+    id: DwAccountId,
+    request: Request,
+    condition: ETag.Condition | undefined
+  ) =>
+    Effect.gen(function*() {
+      // Unknown account and stale condition are answered before any work is spent on the key.
+      const seen = yield* get(organizationId, id)
+      yield* checkCondition(condition, seen)
+      const key = request.key === undefined ? undefined : yield* sealKey(seen, request.key, request.keyField)
+      const wanted = { name: request.name?.trim(), username: request.username, publicKeyFingerprint: key?.fingerprint }
+      return yield* tx.withTransaction(
+        untilWritten(changeOnce(actor, organizationId, id, wanted, key?.sealed, condition), `dw account ${id}`)
+      )
+    })
+
+  return DwAccounts.of({
+    create: (actor, organizationId, input) =>
+      tx.withTransaction(Effect.gen(function*() {
+        // Checked here, not left to the foreign key: an unknown organization is the caller's mistake.
+        yield* organizations.get(organizationId)
+        const account = Change.initial({
+          id: yield* newId<"DwAccountId">(),
+          organization_id: organizationId,
+          name: input.name.trim(),
+          username: input.username ?? null,
+          now: yield* DateTime.now
+        })
+        yield* repo.insert(account)
+        yield* audit.record(actor, organizationId, {
+          target: { resource: "connections" },
+          table_name: "dw_accounts",
+          record_id: account.id,
+          operation: "create",
+          new_values: Change.auditValues(account)
+        })
+        return account
+      })),
+    get,
+    update: (actor, organizationId, id, patch, condition) =>
+      change(actor, organizationId, id, {
+        name: patch.name,
+        username: patch.credentials?.username,
+        key: patch.credentials && {
+          privateKey: patch.credentials.private_key,
+          passphrase: patch.credentials.private_key_passphrase
+        },
+        keyField: "credentials"
+      }, condition),
+    replaceCredentials: (actor, organizationId, id, input) =>
+      change(actor, organizationId, id, {
+        key: { privateKey: input.private_key, passphrase: input.private_key_passphrase }
+      }, undefined).pipe(
+        // Without a condition there is nothing to be stale against.
+        Effect.catchTag("PreconditionFailed", Effect.die)
+      ),
+    openPrivateKey: (organizationId, id) =>
+      Effect.gen(function*() {
+        const account = yield* get(organizationId, id)
+        const sealed = yield* repo.findCredentials(organizationId, id)
+        if (Option.isNone(sealed)) {
+          return yield* new NotFound({ resource: "credentials of dw account", id })
+        }
+        const text = yield* secrets.open(sealed.value, aadOf(account))
+        // The secret opened, so it is what `encodeStored` wrote: anything else is a bug.
+        const stored = yield* Effect.orDie(decodeStored(text))
+        return Redacted.make(stored.private_key)
+      })
+  })
+})
+
+export const layer = Layer.effect(DwAccounts, make)

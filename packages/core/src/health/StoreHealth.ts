@@ -1,0 +1,22 @@
+/**
+ * Whether the store can serve: reachable, and every migration this build knows applied (an
+ * instance of a newer build must not take traffic on an older schema). Provided by each store;
+ * `/readyz` reports it.
+ */
+import { Context, type Effect } from "effect"
+import type { StoreUnavailable } from "../shared/Errors.js"
+
+export interface StoreStatus {
+  /** Migrations this build has and the store has not applied, by name (`0600_rate_limits`). */
+  readonly pendingMigrations: ReadonlyArray<string>
+}
+
+export class StoreHealth extends Context.Tag("@costline/core/StoreHealth")<
+  StoreHealth,
+  {
+    /** Fails with StoreUnavailable when the store cannot be reached. */
+    readonly check: Effect.Effect<StoreStatus, StoreUnavailable>
+  }
+>() {}
+
+export const isReady = (status: StoreStatus): boolean => status.pendingMigrations.length === 0

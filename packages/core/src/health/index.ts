@@ -1,0 +1,2 @@
+/** Health of the process's dependencies, for readiness probes. */
+export { isReady, StoreHealth, type StoreStatus } from "./StoreHealth.js"

@@ -1,0 +1,223 @@
+/**
+ * The insights service: ingestion (`upsert`), reads, the ETag-guarded update and view tracking.
+ * Every change appends its `insights` audit record in the same transaction; views are not
+ * changes of the insight (its ETag and `update_time` stay) and are not audited.
+ */
+import { Context, DateTime, Effect, Either, Layer, Option, Schema } from "effect"
+import { AuditLog } from "../audit/AuditLog.js"
+import type { AuditEntry } from "../audit/Domain.js"
+import type { Principal } from "../identity/Domain.js"
+import { Organizations } from "../identity/Organizations.js"
+import type { Actor } from "../shared/Actor.js"
+import {
+  type InvalidPageToken,
+  type InvalidTransition,
+  NotFound,
+  PreconditionFailed,
+  PreconditionRequired,
+  type StoreUnavailable,
+  type ValidationFailed
+} from "../shared/Errors.js"
+import * as ETag from "../shared/ETag.js"
+import { newId, type OrganizationId } from "../shared/Ids.js"
+import { keysetOf, ListCursors } from "../shared/Listing.js"
+import type { Page } from "../shared/Pagination.js"
+import { Transactor } from "../shared/Transactor.js"
+import { changedValues, createdValues } from "./AuditValues.js"
+import { type Insight, InsightId, type InsightListQuery, type InsightUpdate, type InsightUpsert } from "./Domain.js"
+import { ConditionalUpdateResult, InsightsRepo, UpsertResult, ViewResult } from "./Repo.js"
+import { applyUpdate } from "./Update.js"
+import { mergeUpsert } from "./Upsert.js"
+import * as ViewDay from "./ViewDay.js"
+
+export type UpdateError =
+  | NotFound
+  | PreconditionRequired
+  | PreconditionFailed
+  | InvalidTransition
+  | ValidationFailed
+  | StoreUnavailable
+
+export class Insights extends Context.Tag("@costline/core/Insights")<
+  Insights,
+  {
+    /**
+     * Creates the insight of (`insight_type`, `resource_id`) or replaces its detector-owned
+     * content; its status, assignee and views stay. Unchanged content is no change: same ETag,
+     * no audit record. An unknown organization is NotFound.
+     */
+    readonly upsert: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      input: InsightUpsert
+    ) => Effect.Effect<UpsertResult, NotFound | StoreUnavailable>
+    readonly get: (organizationId: OrganizationId, id: InsightId) => Effect.Effect<Insight, NotFound | StoreUnavailable>
+    /** A page in (`sort_by`, `id`) order; `page_token` is null on the last page. */
+    readonly list: (
+      organizationId: OrganizationId,
+      query: InsightListQuery
+    ) => Effect.Effect<Page<Insight>, InvalidPageToken | ValidationFailed | StoreUnavailable>
+    /**
+     * `PATCH`: `ifMatch` is the raw `If-Match` header, required. It must match the current ETag
+     * (strong comparison; `*` matches any), checked and written in one statement, so of two
+     * updates sent with the same ETag exactly one succeeds. A patch that changes nothing returns
+     * the insight as it is.
+     */
+    readonly update: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      id: InsightId,
+      patch: InsightUpdate,
+      ifMatch: string | undefined
+    ) => Effect.Effect<Insight, UpdateError>
+    /**
+     * Records that a user viewed the insight: `view_count` grows at most once per user and UTC
+     * day. An API key records nothing (the insight must still exist).
+     */
+    readonly recordView: (
+      viewer: Principal,
+      organizationId: OrganizationId,
+      id: InsightId
+    ) => Effect.Effect<void, NotFound | StoreUnavailable>
+  }
+>() {}
+
+const notFound = (id: string) => new NotFound({ resource: "insight", id })
+
+const decodeInsightId = Schema.decodeUnknownEither(InsightId)
+
+/** An id from a request (any case): anything that is not an insight id names no insight, hence NotFound. */
+export const parseInsightId = (raw: string): Either.Either<InsightId, NotFound> =>
+  Either.mapLeft(decodeInsightId(raw.toLowerCase()), () => notFound(raw))
+
+const stale = () =>
+  new PreconditionFailed({ message: "the insight has changed since the ETag in If-Match was read; read it again" })
+
+/** How often a `*` update retries after losing a race: it asserted nothing that a race could falsify. */
+const ANY_ETAG_RETRIES = 3
+
+export const make = Effect.gen(function*() {
+  const repo = yield* InsightsRepo
+  const cursors = yield* ListCursors
+  const organizations = yield* Organizations
+  const audit = yield* AuditLog
+  const tx = yield* Transactor
+
+  const get = (organizationId: OrganizationId, id: InsightId) =>
+    Effect.flatMap(
+      repo.findById(organizationId, id),
+      Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })
+    )
+
+  /** The `insights` audit record of a change, appended in the change's transaction. */
+  const audited = (
+    actor: Actor,
+    organizationId: OrganizationId,
+    id: InsightId,
+    operation: "create" | "update",
+    values: Pick<AuditEntry, "old_values" | "new_values">
+  ) =>
+    audit.record(actor, organizationId, {
+      target: { resource: "insights" },
+      table_name: "insights",
+      record_id: id,
+      operation,
+      ...values
+    })
+
+  const upsert = (actor: Actor, organizationId: OrganizationId, input: InsightUpsert) =>
+    Effect.gen(function*() {
+      yield* organizations.get(organizationId)
+      const fresh = { id: yield* newId<"InsightId">(), now: yield* DateTime.now }
+      const key = { insight_type: input.insight_type, resource_id: input.resource_id }
+      return yield* tx.withTransaction(
+        Effect.tap(repo.upsert(organizationId, key, mergeUpsert(input, fresh)), (result) =>
+          UpsertResult.$match(result, {
+            Created: ({ insight }) =>
+              audited(actor, organizationId, insight.id, "create", { new_values: createdValues(insight) }),
+            Updated: ({ before, insight }) =>
+              audited(actor, organizationId, insight.id, "update", changedValues(before, insight)),
+            Unchanged: () => Effect.void
+          }))
+      )
+    })
+
+  const list = (organizationId: OrganizationId, query: InsightListQuery) =>
+    cursors.keysetPage(
+      organizationId,
+      // A token resumes only a listing in the same order: its position is a value of the sort key.
+      `insights:${query.sort_by}:${query.sort_order}`,
+      { pageToken: query.page_token, maxResults: query.max_results },
+      { size: "query.max_results" },
+      (window) =>
+        repo.list({ organizationId, filters: query.filters, sortBy: query.sort_by, sortOrder: query.sort_order, window }),
+      (insight) => keysetOf(insight[query.sort_by], insight.id)
+    )
+
+  /** One attempt: read, check the condition, apply the patch, compare-and-set with the audit record. */
+  const attemptUpdate = (
+    actor: Actor,
+    organizationId: OrganizationId,
+    id: InsightId,
+    patch: InsightUpdate,
+    condition: ETag.Condition
+  ) =>
+    Effect.gen(function*() {
+      const current = yield* get(organizationId, id)
+      if (!ETag.matches(condition, current.etag)) return yield* stale()
+      const edit = yield* applyUpdate(current, patch)
+      if (Option.isNone(edit)) return current
+      const { etag, ...set } = edit.value
+      return yield* tx.withTransaction(Effect.gen(function*() {
+        const outcome = yield* repo.updateIfEtag({
+          organizationId,
+          id,
+          expectedEtag: current.etag,
+          set,
+          newEtag: etag,
+          updateTime: yield* DateTime.now
+        })
+        return yield* ConditionalUpdateResult.$match(outcome, {
+          Updated: ({ insight }) =>
+            Effect.as(audited(actor, organizationId, id, "update", changedValues(current, insight)), insight),
+          // Someone else's update landed between our read and our write.
+          Stale: () => Effect.fail(stale()),
+          NotFound: () => Effect.fail(notFound(id))
+        })
+      }))
+    })
+
+  const update = (
+    actor: Actor,
+    organizationId: OrganizationId,
+    id: InsightId,
+    patch: InsightUpdate,
+    ifMatch: string | undefined
+  ) =>
+    Effect.gen(function*() {
+      if (ifMatch === undefined) {
+        return yield* new PreconditionRequired({
+          message: "If-Match is required: send the ETag of your last read of the insight"
+        })
+      }
+      const condition = yield* ETag.parse("if-match", ifMatch)
+      return yield* attemptUpdate(actor, organizationId, id, patch, condition).pipe(
+        Effect.retry({
+          times: ANY_ETAG_RETRIES,
+          while: (error) => error._tag === "PreconditionFailed" && condition._tag === "Any"
+        })
+      )
+    })
+
+  const recordView = (viewer: Principal, organizationId: OrganizationId, id: InsightId) =>
+    Effect.gen(function*() {
+      if (viewer._tag !== "User") return yield* Effect.asVoid(get(organizationId, id))
+      const at = yield* DateTime.now
+      const result = yield* repo.recordView({ organizationId, insightId: id, viewer: viewer.email, day: ViewDay.dayKey(at), at })
+      if (ViewResult.$is("NotFound")(result)) return yield* notFound(id)
+    })
+
+  return Insights.of({ upsert, get, list, update, recordView })
+})
+
+export const layer = Layer.effect(Insights, make)

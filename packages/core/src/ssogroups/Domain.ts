@@ -1,0 +1,37 @@
+/** SSO group mappings: an identity provider's group, and the roles its members hold here. */
+import { Schema } from "effect"
+import { RoleGrant } from "../identity/Scope.js"
+import { OrganizationId } from "../shared/Ids.js"
+
+export const SsoGroupId = Schema.UUID.pipe(Schema.brand("SsoGroupId"))
+export type SsoGroupId = typeof SsoGroupId.Type
+
+/** As the identity provider spells it: kept verbatim (case included), unique per organization. */
+export const SsoGroupName = Schema.String.pipe(
+  Schema.filter((s) => s.trim().length > 0, { message: () => "must not be empty" }),
+  Schema.maxLength(256)
+)
+
+export class SsoGroup extends Schema.Class<SsoGroup>("SsoGroup")({
+  id: SsoGroupId,
+  organization_id: OrganizationId,
+  name: Schema.String,
+  created_at: Schema.DateTimeUtc,
+  updated_at: Schema.DateTimeUtc
+}) {}
+
+/** A mapping grants at least one role. */
+export const SsoGroupRoles = Schema.Array(RoleGrant).pipe(
+  Schema.minItems(1, { message: () => "at least one role is required" })
+)
+
+export class CreateSsoGroup extends Schema.Class<CreateSsoGroup>("CreateSsoGroup")({
+  name: SsoGroupName,
+  roles: SsoGroupRoles
+}) {}
+
+/** A merge patch of a mapping: it can be renamed. */
+export const SsoGroupPatch = Schema.Struct({
+  name: Schema.optional(SsoGroupName)
+}).annotations({ identifier: "SsoGroupPatch", parseOptions: { onExcessProperty: "error" } })
+export type SsoGroupPatch = typeof SsoGroupPatch.Type

@@ -1,0 +1,204 @@
+/**
+ * SSO group mappings. v2 addresses a mapping by id, v1 by name. Changes are audited as
+ * `user_roles`: the mapping on table `sso_groups`, each of its roles on `role_assignments`.
+ */
+import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
+import { AuditLog } from "../audit/AuditLog.js"
+import { RoleAssignmentsRepo } from "../identity/Repo.js"
+import { makeGrants } from "../identity/Grants.js"
+import type { ScopedRole } from "../identity/RoleAssignment.js"
+import { Scopes } from "../identity/Scopes.js"
+import type { Actor } from "../shared/Actor.js"
+import { STALE, untilWritten } from "../shared/CompareAndSet.js"
+import {
+  AlreadyExists,
+  type Conflict,
+  type InvalidPageToken,
+  NotFound,
+  type PreconditionFailed,
+  type StoreUnavailable,
+  ValidationFailed
+} from "../shared/Errors.js"
+import * as ETag from "../shared/ETag.js"
+import { newId, type OrganizationId } from "../shared/Ids.js"
+import {
+  keysetOf,
+  type KeysetRequest,
+  ListCursors,
+  type OffsetPage,
+  offsetPage,
+  type OffsetRequest,
+  type RequestFields,
+  type Window
+} from "../shared/Listing.js"
+import type { Page } from "../shared/Pagination.js"
+import { Transactor } from "../shared/Transactor.js"
+import { type CreateSsoGroup, SsoGroup, type SsoGroupId, type SsoGroupPatch } from "./Domain.js"
+import { SsoGroupsRepo } from "./Repo.js"
+
+/** A mapping with the roles it grants. */
+export interface SsoGroupWithRoles {
+  readonly group: SsoGroup
+  readonly roles: ReadonlyArray<ScopedRole>
+}
+
+/** Strong ETag of what an update can change: the name. */
+export const ssoGroupEtag = (group: SsoGroup): string => ETag.compute({ name: group.name })
+
+type Io<A, E> = Effect.Effect<A, E | StoreUnavailable>
+
+export class SsoGroups extends Context.Tag("@costline/core/SsoGroups")<
+  SsoGroups,
+  {
+    /** A name the organization already maps is AlreadyExists; every scope must exist in it. */
+    readonly create: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      input: CreateSsoGroup
+    ) => Io<SsoGroupWithRoles, ValidationFailed | AlreadyExists>
+    readonly get: (organizationId: OrganizationId, id: SsoGroupId) => Io<SsoGroupWithRoles, NotFound>
+    readonly list: (
+      organizationId: OrganizationId,
+      request: KeysetRequest,
+      fields: RequestFields
+    ) => Io<Page<SsoGroupWithRoles>, InvalidPageToken | ValidationFailed>
+    readonly listOffset: (
+      organizationId: OrganizationId,
+      request: OffsetRequest,
+      fields: RequestFields
+    ) => Io<OffsetPage<SsoGroupWithRoles>, ValidationFailed>
+    /** A merge patch (rename); with `ifMatch` the mapping must still have that ETag. */
+    readonly update: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      id: SsoGroupId,
+      patch: SsoGroupPatch,
+      ifMatch: ETag.Condition | undefined
+    ) => Io<SsoGroupWithRoles, NotFound | AlreadyExists | PreconditionFailed | Conflict>
+    /** v1: the mapping is named by its current name. */
+    readonly renameByName: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      name: string,
+      newName: string
+    ) => Io<SsoGroupWithRoles, NotFound | AlreadyExists | Conflict>
+  }
+>() {}
+
+const groupKey = (entry: SsoGroupWithRoles) => keysetOf(entry.group.created_at, entry.group.id)
+
+export const make = Effect.gen(function*() {
+  const repo = yield* SsoGroupsRepo
+  const assignments = yield* RoleAssignmentsRepo
+  const scopes = yield* Scopes
+  const grants = yield* makeGrants
+  const cursors = yield* ListCursors
+  const audit = yield* AuditLog
+  const tx = yield* Transactor
+
+  const notFound = (id: string) => new NotFound({ resource: "sso_group", id })
+  const found = (id: string) =>
+    Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed<SsoGroup> }))
+
+  /** Reads the roles of several mappings in one query. */
+  const withRoles = (organizationId: OrganizationId, groups: ReadonlyArray<SsoGroup>) =>
+    Effect.gen(function*() {
+      const stored = yield* assignments.listForSubjects(organizationId, "sso_group", groups.map((group) => group.id))
+      const roles = yield* grants.named(organizationId, stored)
+      return groups.map((group) => ({
+        group,
+        roles: roles.filter((_, index) => stored[index]!.subject_id === group.id)
+      }))
+    })
+
+  const one = (organizationId: OrganizationId, group: SsoGroup) =>
+    Effect.map(withRoles(organizationId, [group]), (entries) => entries[0]!)
+
+  const rows = (organizationId: OrganizationId) => (window: Window) =>
+    Effect.flatMap(repo.list(organizationId, window), (groups) => withRoles(organizationId, groups))
+
+  const nameTaken = (name: string) => new AlreadyExists({ message: `the SSO group '${name}' is already mapped` })
+
+  const rename = (actor: Actor, before: SsoGroup, name: string | undefined) =>
+    Effect.gen(function*() {
+      const newName = name?.trim() ?? before.name
+      if (newName === before.name) return before
+      const after = new SsoGroup({ ...before, name: newName, updated_at: yield* DateTime.now })
+      const written = yield* repo.update(after, before).pipe(Effect.catchTag("AlreadyExists", () => Effect.fail(nameTaken(newName))))
+      if (!written) return STALE
+      yield* audit.record(actor, before.organization_id, {
+        target: { resource: "user_roles" },
+        table_name: "sso_groups",
+        record_id: before.id,
+        operation: "update",
+        old_values: { name: before.name },
+        new_values: { name: after.name }
+      })
+      return after
+    })
+
+  return SsoGroups.of({
+    create: (actor, organizationId, input) =>
+      tx.withTransaction(Effect.gen(function*() {
+        const checked = yield* scopes.checkGrants(organizationId, input.roles, (index) => `roles[${index}]`)
+        const now = yield* DateTime.now
+        const group = new SsoGroup({
+          id: yield* newId<"SsoGroupId">(),
+          organization_id: organizationId,
+          name: input.name.trim(),
+          created_at: now,
+          updated_at: now
+        })
+        yield* repo.insert(group).pipe(Effect.catchTag("AlreadyExists", () => Effect.fail(nameTaken(group.name))))
+        yield* audit.record(actor, organizationId, {
+          target: { resource: "user_roles" },
+          table_name: "sso_groups",
+          record_id: group.id,
+          operation: "create",
+          new_values: { name: group.name }
+        })
+        for (const [index, grant] of checked.entries()) {
+          // One millisecond apart, so the roles list in the order they were given.
+          const assignment = yield* grants.store(organizationId, { type: "sso_group", id: group.id }, grant, DateTime.add(now, { millis: index }), () =>
+            ValidationFailed.single(`roles[${index}]`, "duplicate", `${grant.role} at this ${grant.scope.type} scope is listed twice`))
+          yield* audit.record(actor, organizationId, {
+            target: { resource: "user_roles" },
+            table_name: "role_assignments",
+            record_id: assignment.id,
+            operation: "create",
+            new_values: { sso_group: group.name, role: grant.role, scope_type: grant.scope.type, scope_id: grant.scope.id }
+          })
+        }
+        return yield* one(organizationId, group)
+      })),
+    get: (organizationId, id) =>
+      repo.findById(organizationId, id).pipe(found(id), Effect.flatMap((group) => one(organizationId, group))),
+    list: (organizationId, request, fields) =>
+      cursors.keysetPage(organizationId, "sso_groups", request, fields, rows(organizationId), groupKey),
+    listOffset: (organizationId, request, fields) =>
+      offsetPage(request, fields, rows(organizationId), repo.count(organizationId)),
+    update: (actor, organizationId, id, patch, ifMatch) =>
+      tx.withTransaction(
+        untilWritten(
+          Effect.gen(function*() {
+            const before = yield* repo.findById(organizationId, id).pipe(found(id))
+            yield* Either.match(ETag.checkIfMatch(ifMatch, ssoGroupEtag(before), "the SSO group"), {
+              onLeft: Effect.fail,
+              onRight: () => Effect.void
+            })
+            return yield* rename(actor, before, patch.name)
+          }),
+          "the SSO group"
+        ).pipe(Effect.flatMap((group) => one(organizationId, group)))
+      ),
+    renameByName: (actor, organizationId, name, newName) =>
+      tx.withTransaction(
+        untilWritten(
+          Effect.flatMap(repo.findByName(organizationId, name).pipe(found(name)), (before) => rename(actor, before, newName)),
+          "the SSO group"
+        ).pipe(Effect.flatMap((group) => one(organizationId, group)))
+      )
+  })
+})
+
+export const layer = Layer.effect(SsoGroups, make)

@@ -1,0 +1,89 @@
+/**
+ * Roles granted to a team, which every member inherits. Stored as role assignments of subject
+ * `team`; audited as `teams` / `team_roles`.
+ */
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { AuditLog } from "../audit/AuditLog.js"
+import { RoleAssignmentsRepo } from "../identity/Repo.js"
+import { makeGrants } from "../identity/Grants.js"
+import type { RoleAssignment, ScopedRole } from "../identity/RoleAssignment.js"
+import type { RoleGrant } from "../identity/Scope.js"
+import type { Actor } from "../shared/Actor.js"
+import { AlreadyExists, NotFound, type StoreUnavailable, type ValidationFailed } from "../shared/Errors.js"
+import { type OrganizationId, RoleAssignmentId, type TeamId } from "../shared/Ids.js"
+import { Transactor } from "../shared/Transactor.js"
+import { Teams } from "./Teams.js"
+
+export class TeamRoles extends Context.Tag("@costline/core/TeamRoles")<
+  TeamRoles,
+  {
+    /** The same role at the same scope twice is AlreadyExists; the scope must exist in the organization. */
+    readonly grant: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      teamId: TeamId,
+      grant: RoleGrant
+    ) => Effect.Effect<ScopedRole, NotFound | ValidationFailed | AlreadyExists | StoreUnavailable>
+    /** A role id that is not one of this team's grants is NotFound. */
+    readonly revoke: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      teamId: TeamId,
+      roleId: string
+    ) => Effect.Effect<void, NotFound | StoreUnavailable>
+  }
+>() {}
+
+const isRoleAssignmentId = Schema.is(RoleAssignmentId)
+
+const grantValues = (teamId: TeamId, grant: RoleAssignment) => ({
+  team_id: teamId,
+  role: grant.role,
+  scope_type: grant.scope_type,
+  scope_id: grant.scope_id
+})
+
+export const make = Effect.gen(function*() {
+  const teams = yield* Teams
+  const assignments = yield* RoleAssignmentsRepo
+  const grants = yield* makeGrants
+  const audit = yield* AuditLog
+  const tx = yield* Transactor
+
+  return TeamRoles.of({
+    grant: (actor, organizationId, teamId, input) =>
+      tx.withTransaction(Effect.gen(function*() {
+        const team = yield* teams.get(organizationId, teamId)
+        const grant = yield* grants.grant(organizationId, { type: "team", id: team.id }, input, (duplicate) =>
+          new AlreadyExists({ message: `the team already holds ${duplicate.role} at this ${duplicate.scope_type} scope` }))
+        yield* audit.record(actor, organizationId, {
+          target: { resource: "teams" },
+          table_name: "team_roles",
+          record_id: grant.id,
+          operation: "create",
+          new_values: grantValues(team.id, grant)
+        })
+        const [role] = yield* grants.named(organizationId, [grant])
+        return role!
+      })),
+    revoke: (actor, organizationId, teamId, roleId) =>
+      tx.withTransaction(Effect.gen(function*() {
+        const team = yield* teams.get(organizationId, teamId)
+        const notFound = new NotFound({ resource: "team_role", id: roleId })
+        const grant = isRoleAssignmentId(roleId) ? yield* assignments.findById(organizationId, roleId) : Option.none()
+        if (Option.isNone(grant) || grant.value.subject_type !== "team" || grant.value.subject_id !== team.id) {
+          return yield* notFound
+        }
+        if (Option.isNone(yield* assignments.deleteById(organizationId, grant.value.id))) return yield* notFound
+        yield* audit.record(actor, organizationId, {
+          target: { resource: "teams" },
+          table_name: "team_roles",
+          record_id: grant.value.id,
+          operation: "delete",
+          old_values: grantValues(team.id, grant.value)
+        })
+      }))
+  })
+})
+
+export const layer = Layer.effect(TeamRoles, make)

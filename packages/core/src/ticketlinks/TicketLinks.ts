@@ -1,0 +1,124 @@
+/** The ticket links service. Every link created appends its `ticket_links` audit record in the same transaction. */
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { AuditLog } from "../audit/AuditLog.js"
+import type { Actor } from "../shared/Actor.js"
+import {
+  AlreadyExists,
+  type InvalidPageToken,
+  NotFound,
+  type StoreUnavailable,
+  type ValidationFailed
+} from "../shared/Errors.js"
+import { newId, type OrganizationId } from "../shared/Ids.js"
+import { keysetOf, ListCursors } from "../shared/Listing.js"
+import { DEFAULT_PAGE_SIZE, type Page } from "../shared/Pagination.js"
+import { Transactor } from "../shared/Transactor.js"
+import { type LinkableItemType, TicketLink, type TicketLinkCreate, type TicketLinkId } from "./Domain.js"
+import { type ItemRef, LinkableItems, TicketLinksRepo } from "./Repo.js"
+
+/** What the audit log keeps of a link (everything but who and when, which the record itself says). */
+export const ticketLinkValues = (
+  link: Pick<TicketLink, "item_type" | "item_id" | "provider" | "ticket_id" | "ticket_url" | "title">
+) => ({
+  item_type: link.item_type,
+  item_id: link.item_id,
+  provider: link.provider,
+  ticket_id: link.ticket_id,
+  ticket_url: link.ticket_url,
+  title: link.title
+})
+
+export interface ListQuery {
+  readonly item_type: LinkableItemType
+  readonly item_id: string
+  readonly pageToken?: string | undefined
+  readonly maxResults?: number | undefined
+}
+
+export class TicketLinks extends Context.Tag("@costline/core/TicketLinks")<
+  TicketLinks,
+  {
+    /**
+     * An item unknown in the organization → NotFound; the same item, provider and ticket twice →
+     * AlreadyExists.
+     */
+    readonly create: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      input: TicketLinkCreate
+    ) => Effect.Effect<TicketLink, NotFound | AlreadyExists | StoreUnavailable>
+    readonly get: (organizationId: OrganizationId, id: TicketLinkId) => Effect.Effect<TicketLink, NotFound | StoreUnavailable>
+    /** The item's links, oldest first; an item unknown in the organization → NotFound. */
+    readonly list: (
+      organizationId: OrganizationId,
+      query: ListQuery
+    ) => Effect.Effect<Page<TicketLink>, NotFound | InvalidPageToken | ValidationFailed | StoreUnavailable>
+  }
+>() {}
+
+export const make = Effect.gen(function*() {
+  const repo = yield* TicketLinksRepo
+  const items = yield* LinkableItems
+  const cursors = yield* ListCursors
+  const audit = yield* AuditLog
+  const tx = yield* Transactor
+
+  const requireItem = (item: ItemRef) =>
+    Effect.flatMap(items.exists(item), (exists) =>
+      exists ? Effect.void : Effect.fail(new NotFound({ resource: item.itemType, id: item.itemId })))
+
+  const create = (actor: Actor, organizationId: OrganizationId, input: TicketLinkCreate) =>
+    tx.withTransaction(Effect.gen(function*() {
+      yield* requireItem({ organizationId, itemType: input.item_type, itemId: input.item_id })
+      const link = new TicketLink({
+        id: yield* newId<"TicketLinkId">(),
+        organization_id: organizationId,
+        item_type: input.item_type,
+        item_id: input.item_id,
+        provider: input.provider,
+        ticket_id: input.ticket_id,
+        ticket_url: input.ticket_url,
+        title: input.title ?? null,
+        created_by: actor.changedBy,
+        create_time: yield* DateTime.now
+      })
+      // The unique index decides, so two concurrent requests cannot both link the same ticket.
+      yield* repo.insert(link).pipe(Effect.catchTag("AlreadyExists", () =>
+        Effect.fail(
+          new AlreadyExists({
+            message: `${link.item_type} ${link.item_id} is already linked to ${link.provider} ticket ${link.ticket_id}`
+          })
+        )))
+      yield* audit.record(actor, organizationId, {
+        target: { resource: "ticket_links" },
+        table_name: "ticket_links",
+        record_id: link.id,
+        operation: "create",
+        new_values: ticketLinkValues(link)
+      })
+      return link
+    }))
+
+  const get = (organizationId: OrganizationId, id: TicketLinkId) =>
+    Effect.flatMap(repo.findById(organizationId, id), Option.match({
+      onNone: () => Effect.fail(new NotFound({ resource: "ticket link", id })),
+      onSome: Effect.succeed
+    }))
+
+  const list = (organizationId: OrganizationId, query: ListQuery) => {
+    const item: ItemRef = { organizationId, itemType: query.item_type, itemId: query.item_id }
+    return cursors.keysetPage(
+      organizationId,
+      // The item is part of the binding: a token resumes only the list of the item it came from.
+      `ticket_links:${item.itemType}:${item.itemId}`,
+      { pageToken: query.pageToken, maxResults: query.maxResults ?? DEFAULT_PAGE_SIZE },
+      { size: "query.max_results" },
+      (window) => Effect.zipRight(requireItem(item), repo.listByItem(item, window)),
+      (link) => keysetOf(link.create_time, link.id)
+    )
+  }
+
+  return TicketLinks.of({ create, get, list })
+})
+
+export const layer = Layer.effect(TicketLinks, make)

@@ -1,0 +1,58 @@
+/**
+ * Graceful shutdown of the bundled server. When the server's scope closes (SIGTERM/SIGINT under
+ * `NodeRuntime.runMain`), it stops accepting connections, tells keep-alive clients to go
+ * (`Connection: close`), lets every request already received finish, and only then lets the
+ * layers below it (the store) close. Requests still running after `drainTimeout` lose their
+ * connections, so a stuck client cannot hold a deploy forever.
+ */
+import { Duration, Effect, Layer } from "effect"
+import { createServer, type Server, type ServerResponse } from "node:http"
+
+export const DEFAULT_DRAIN_TIMEOUT = Duration.seconds(10)
+
+export interface Drainable {
+  /** Creates the node server (give it to `NodeHttpServer.layer`); requests are tracked from the start. */
+  readonly createServer: () => Server
+  /** Drains when its scope closes: build it after the server and the API, so it closes first. */
+  readonly layer: Layer.Layer<never>
+}
+
+export const make = (drainTimeout: Duration.DurationInput = DEFAULT_DRAIN_TIMEOUT): Drainable => {
+  let server: Server | undefined
+  let closing = false
+  const inFlight = new Set<ServerResponse>()
+  let onDrained: (() => void) | undefined
+
+  const track = (response: ServerResponse) => {
+    inFlight.add(response)
+    if (closing && !response.headersSent) response.setHeader("connection", "close")
+    response.once("close", () => {
+      inFlight.delete(response)
+      if (inFlight.size === 0) onDrained?.()
+    })
+  }
+
+  const drain = Effect.async<void>((resume) => {
+    closing = true
+    server?.close()
+    for (const response of inFlight) if (!response.headersSent) response.setHeader("connection", "close")
+    if (inFlight.size === 0) return resume(Effect.void)
+    onDrained = () => resume(Effect.void)
+  }).pipe(
+    Effect.timeoutTo({ duration: drainTimeout, onSuccess: () => true, onTimeout: () => false }),
+    Effect.flatMap((drained) =>
+      drained ? Effect.void : Effect.logWarning(`shutdown: ${inFlight.size} request(s) still running; closing them`)
+    ),
+    Effect.ensuring(Effect.sync(() => server?.closeAllConnections()))
+  )
+
+  return {
+    createServer: () => {
+      server = createServer()
+      // Registered before the API's own listener, so it sees every request first.
+      server.on("request", (_request, response: ServerResponse) => track(response))
+      return server
+    },
+    layer: Layer.scopedDiscard(Effect.addFinalizer(() => drain))
+  }
+}

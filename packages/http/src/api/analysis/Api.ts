@@ -1,0 +1,36 @@
+/**
+ * Query analysis: `POST /v2/insights/actions/analyze-query` and
+ * `POST /v2/insights/actions/generate-code-change`. They live under `/insights` but are a group of
+ * their own, and come before the insights group in `../Api.ts`, so `actions/...` is never read as
+ * an `{insight_id}`.
+ */
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { AnalyzeQueryRequest, CodeChange, CodeChangeRequest, QueryInsightV2 } from "@costline/core"
+import { Schema } from "effect"
+import { Access, Requires } from "../Access.js"
+import { Declared } from "../Errors.js"
+import { v2 } from "../Versions.js"
+
+/** Every finding of one analysis: not paged, so no `page_token`. */
+export const QueryInsightList = Schema.Struct({
+  items: Schema.Array(QueryInsightV2),
+  row_count: Schema.Int
+}).annotations({ identifier: "QueryInsightList" })
+
+export class AnalysisApi extends v2(
+  HttpApiGroup.make("analysis")
+    .add(
+      HttpApiEndpoint.post("analyzeQuery", "/insights/actions/analyze-query")
+        .annotate(Requires, Access.read("insights"))
+        .setPayload(AnalyzeQueryRequest)
+        .addSuccess(QueryInsightList)
+    )
+    .add(
+      HttpApiEndpoint.post("generateCodeChange", "/insights/actions/generate-code-change")
+        .annotate(Requires, Access.action("insights"))
+        .setPayload(CodeChangeRequest)
+        .addSuccess(CodeChange)
+        .addError(Declared.ModelUnavailable)
+        .addError(Declared.ModelOutputInvalid)
+    )
+) {}

@@ -1,0 +1,19 @@
+/**
+ * Handlers of query analysis. Access is declared on the endpoints (`insights` read to analyze;
+ * write to generate, which spends the model provider's capacity on the caller's behalf) and
+ * enforced before decoding; neither changes a resource, so neither is audited.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { CodeChanges, QueryAnalyzer } from "@costline/core"
+import { Effect } from "effect"
+import { CostlineApi } from "../Api.js"
+
+export const AnalysisHttpLive = HttpApiBuilder.group(CostlineApi, "analysis", (handlers) =>
+  Effect.gen(function*() {
+    const analyzer = yield* QueryAnalyzer
+    const codeChanges = yield* CodeChanges
+    return handlers
+      .handle("analyzeQuery", ({ payload }) =>
+        Effect.map(analyzer.analyze(payload), (items) => ({ items, row_count: items.length })))
+      .handle("generateCodeChange", ({ payload }) => codeChanges.generate(payload))
+  }))

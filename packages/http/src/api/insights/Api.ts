@@ -1,0 +1,83 @@
+/**
+ * Insights: `GET /v2/insights`, `GET` and `PATCH /v2/insights/{insight_id}`,
+ * `POST /v2/insights/{insight_id}/actions/viewed` and `POST /v2/insights/actions/query`.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Insight, InsightQuery, InsightUpdate } from "@costline/core"
+import { Schema } from "effect"
+import { Access, Requires } from "../Access.js"
+import { Declared } from "../Errors.js"
+import { v2 } from "../Versions.js"
+import { InsightsParams } from "./Params.js"
+
+/** Any text: an id that is no insight id names no insight, so it is a 404 rather than a 422. */
+const InsightIdParam = HttpApiSchema.param("insight_id", Schema.String)
+
+export const InsightPage = Schema.Struct({
+  items: Schema.Array(Insight),
+  /** Resumes the listing after the last item; null on the last page. */
+  page_token: Schema.NullOr(Schema.String),
+  row_count: Schema.Int
+}).annotations({ identifier: "InsightPage" })
+
+/** `GET` with an `If-None-Match` naming the current ETag: 304, no body. */
+export class NotModified extends Schema.TaggedClass<NotModified>()("NotModified", {}) {}
+const NotModifiedResponse = NotModified.pipe(HttpApiSchema.asEmpty({ status: 304, decode: () => new NotModified() }))
+
+export const InsightQueryResult = Schema.Struct({
+  /** One row per combination of the dimensions, keyed by dimension and measure names. */
+  items: Schema.Array(
+    Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null) })
+  ),
+  row_count: Schema.Int
+}).annotations({ identifier: "InsightQueryResult" })
+
+export class InsightsApi extends v2(
+  HttpApiGroup.make("insights")
+    .add(
+      HttpApiEndpoint.get("listInsights", "/insights")
+        .annotate(Requires, Access.read("insights"))
+        .setUrlParams(InsightsParams)
+        .addSuccess(InsightPage)
+        .addError(Declared.InvalidPageToken)
+        .addError(Declared.ValidationFailed)
+    )
+    .add(
+      HttpApiEndpoint.post("queryInsights", "/insights/actions/query")
+        .annotate(Requires, Access.read("insights"))
+        .setPayload(InsightQuery)
+        .addSuccess(InsightQueryResult)
+    )
+    .add(
+      HttpApiEndpoint.get("getInsight")`/insights/${InsightIdParam}`
+        .annotate(Requires, Access.read("insights"))
+        .setHeaders(Schema.Struct({ "if-none-match": Schema.optional(Schema.String) }))
+        .addSuccess(Insight)
+        .addSuccess(NotModifiedResponse)
+        .addError(Declared.ValidationFailed)
+    )
+    .add(
+      HttpApiEndpoint.patch("updateInsight")`/insights/${InsightIdParam}`
+        .annotate(
+          Requires,
+          Access.write("insights", {
+            target: { resource: "insights" },
+            table_name: "insights",
+            operation: "update",
+            recordIdParam: "insight_id"
+          })
+        )
+        .setHeaders(Schema.Struct({ "if-match": Schema.optional(Schema.String) }))
+        .setPayload(InsightUpdate)
+        .addSuccess(Insight)
+        .addError(Declared.InvalidTransition)
+        .addError(Declared.PreconditionFailed)
+        .addError(Declared.PreconditionRequired)
+        .addError(Declared.ValidationFailed)
+    )
+    .add(
+      HttpApiEndpoint.post("recordInsightView")`/insights/${InsightIdParam}/actions/viewed`
+        .annotate(Requires, Access.read("insights"))
+        .addSuccess(HttpApiSchema.NoContent)
+    )
+) {}

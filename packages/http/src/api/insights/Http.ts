@@ -1,0 +1,52 @@
+/**
+ * Handlers of the insights group: call core's `Insights` / `InsightQueries` for the caller's
+ * tenant and carry the ETag in the headers. Permissions are the endpoints' declarations (`Api.ts`),
+ * enforced before a handler runs.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { ETag, type Insight, InsightQueries, Insights, parseInsightId } from "@costline/core"
+import { Effect } from "effect"
+import { CostlineApi } from "../Api.js"
+import { Caller } from "../Caller.js"
+import * as Respond from "../Respond.js"
+import { NotModified } from "./Api.js"
+import { toListQuery } from "./Params.js"
+
+const withEtag = (insight: Insight) => Effect.as(Respond.setHeaders({ etag: insight.etag }), insight)
+
+export const InsightsHttpLive = HttpApiBuilder.group(CostlineApi, "insights", (handlers) =>
+  Effect.gen(function*() {
+    const insights = yield* Insights
+    const queries = yield* InsightQueries
+
+    return handlers
+      .handle("listInsights", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const page = yield* insights.list(caller.organizationId, toListQuery(urlParams))
+          return { items: page.items, page_token: page.page_token, row_count: page.items.length }
+        }))
+      .handle("queryInsights", ({ payload }) => Effect.flatMap(Caller, (caller) => queries.run(caller.organizationId, payload)))
+      .handle("getInsight", ({ headers, path }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const insight = yield* withEtag(yield* insights.get(caller.organizationId, yield* parseInsightId(path.insight_id)))
+          const ifNoneMatch = headers["if-none-match"]
+          // Weak comparison, as RFC 9110 asks for If-None-Match.
+          if (ifNoneMatch !== undefined && ETag.matchesWeakly(yield* ETag.parse("if-none-match", ifNoneMatch), insight.etag)) {
+            return new NotModified()
+          }
+          return insight
+        }))
+      .handle("updateInsight", ({ headers, path, payload }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const id = yield* parseInsightId(path.insight_id)
+          return yield* withEtag(yield* insights.update(caller.actor, caller.organizationId, id, payload, headers["if-match"]))
+        }))
+      .handle("recordInsightView", ({ path }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          yield* insights.recordView(caller.principal, caller.organizationId, yield* parseInsightId(path.insight_id))
+        }))
+  }))

@@ -1,0 +1,91 @@
+/** v2 usage group handlers (the tenant middleware checked the permission): call core, shape answers and headers. */
+import { HttpApiBuilder } from "@effect/platform"
+import { Attribution, type UsageGroup, UsageDimensions, UsageGroups, type UsageGroupSet } from "@costline/core"
+import { Effect } from "effect"
+import { CostlineApi } from "../Api.js"
+import { Caller } from "../Caller.js"
+import * as Respond from "../Respond.js"
+import { V2_PREFIX } from "../Versions.js"
+import { groupIdsOf, setIdOf } from "./PathIds.js"
+import { toAttributionV2, toGroupV2, toSetV2 } from "./Representation.js"
+
+const setPath = (set: Pick<UsageGroupSet, "id">) => `${V2_PREFIX}/usage-group-sets/${set.id}`
+const groupPath = (group: UsageGroup) => `${V2_PREFIX}/usage-group-sets/${group.usage_group_set_id}/usage-groups/${group.id}`
+
+const setWithEtag = (set: UsageGroupSet) => Effect.as(Respond.setHeaders({ etag: set.etag }), toSetV2(set))
+const groupWithEtag = (group: UsageGroup) => Effect.as(Respond.setHeaders({ etag: group.etag }), toGroupV2(group))
+
+export const UsageGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "usageGroups", (handlers) =>
+  Effect.gen(function*() {
+    const usageGroups = yield* UsageGroups
+    const attribution = yield* Attribution
+
+    return handlers
+      .handle("createUsageGroupSet", ({ payload }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const set = yield* usageGroups.createSet(caller.actor, caller.organizationId, payload)
+          yield* Respond.setHeaders({ location: setPath(set) })
+          return yield* setWithEtag(set)
+        }))
+      .handle("getUsageGroupSet", ({ path }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          return yield* setWithEtag(yield* usageGroups.getSet(caller.organizationId, yield* setIdOf(path.usage_group_set_id)))
+        }))
+      .handle("listUsageGroups", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const page = yield* usageGroups.listGroups(caller.organizationId, yield* setIdOf(path.usage_group_set_id), {
+            pageToken: urlParams.page_token,
+            maxResults: urlParams.max_results
+          })
+          return { items: page.items.map(toGroupV2), page_token: page.page_token, row_count: page.items.length }
+        }))
+      .handle("createUsageGroup", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const setId = yield* setIdOf(path.usage_group_set_id)
+          const group = yield* usageGroups.createGroup(caller.actor, caller.organizationId, setId, payload)
+          yield* Respond.setHeaders({ location: groupPath(group) })
+          return yield* groupWithEtag(group)
+        }))
+      .handle("getUsageGroup", ({ path }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const [setId, groupId] = yield* groupIdsOf(path)
+          const group = yield* usageGroups.getGroup(caller.organizationId, setId, groupId)
+          return yield* groupWithEtag(group)
+        }))
+      .handle("updateUsageGroup", ({ headers, path, payload }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const [setId, groupId] = yield* groupIdsOf(path)
+          const group = yield* usageGroups.updateGroup(
+            caller.actor,
+            caller.organizationId,
+            setId,
+            groupId,
+            payload,
+            headers["if-match"]
+          )
+          return yield* groupWithEtag(group)
+        }))
+      .handle("deleteUsageGroup", ({ headers, path }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const [setId, groupId] = yield* groupIdsOf(path)
+          yield* usageGroups.deleteGroup(caller.actor, caller.organizationId, setId, groupId, headers["if-match"])
+        }))
+      .handle("getAttribution", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const setId = yield* setIdOf(path.usage_group_set_id)
+          return toAttributionV2(yield* attribution.run(caller.organizationId, setId, urlParams.month))
+        }))
+      .handle("listUsageDimensions", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const items = UsageDimensions.catalogueFor(urlParams.scope)
+          return { scope: urlParams.scope, items, page_token: null, row_count: items.length }
+        }))
+  }))

@@ -1,0 +1,107 @@
+/**
+ * The wire shapes of usage group sets, usage groups, their attribution and the dimension
+ * catalogue. v1 follows the spec's tables; v2 mirrors v1 and adds the resource conventions
+ * (`etag`, `create_time`, `update_time`) and drops the deprecated warehouse fields.
+ */
+import {
+  FilterExpression,
+  Month,
+  MonthlyBudget,
+  TeamId,
+  UsageBudget,
+  UsageDimension,
+  UsageGroupId,
+  UsageGroupSetId,
+  UsageScope
+} from "@costline/core"
+import { Schema } from "effect"
+
+export const UsageGroupSetV1 = Schema.Struct({
+  id: UsageGroupSetId,
+  name: Schema.String,
+  order: Schema.Int,
+  /** Deprecated by the spec; always null. */
+  dw_account_uuid: Schema.Null,
+  dw_organization_name: Schema.Null,
+  team_id: Schema.NullOr(TeamId),
+  created_at: Schema.DateTimeUtc,
+  updated_at: Schema.DateTimeUtc
+}).annotations({ identifier: "UsageGroupSetV1" })
+
+export const UsageGroupV1 = Schema.Struct({
+  id: UsageGroupId,
+  usage_group_set_id: UsageGroupSetId,
+  usage_group_set_name: Schema.String,
+  name: Schema.String,
+  budget: MonthlyBudget,
+  order: Schema.Int,
+  filter_expression: FilterExpression,
+  /** The same expression as JSON text, for infrastructure-as-code tools. */
+  filter_expression_json: Schema.String,
+  created_at: Schema.DateTimeUtc,
+  updated_at: Schema.DateTimeUtc
+}).annotations({ identifier: "UsageGroupV1" })
+
+/** The v1 detailed read: the set with its groups, in precedence order. */
+export const UsageGroupSetDetailsV1 = Schema.Struct({
+  ...UsageGroupSetV1.fields,
+  usage_groups: Schema.Array(UsageGroupV1)
+}).annotations({ identifier: "UsageGroupSetDetailsV1" })
+
+const resourceConventions = {
+  etag: Schema.String,
+  create_time: Schema.DateTimeUtc,
+  update_time: Schema.DateTimeUtc
+}
+
+export const UsageGroupSetV2 = Schema.Struct({
+  id: UsageGroupSetId,
+  name: Schema.String,
+  order: Schema.Int,
+  team_id: Schema.NullOr(TeamId),
+  created_at: Schema.DateTimeUtc,
+  updated_at: Schema.DateTimeUtc,
+  ...resourceConventions
+}).annotations({ identifier: "UsageGroupSet" })
+
+export const UsageGroupV2 = Schema.Struct({ ...UsageGroupV1.fields, ...resourceConventions }).annotations({
+  identifier: "UsageGroup"
+})
+
+export const UsageGroupPage = Schema.Struct({
+  items: Schema.Array(UsageGroupV2),
+  page_token: Schema.NullOr(Schema.String),
+  row_count: Schema.Int
+}).annotations({ identifier: "UsageGroupPage" })
+
+export const GroupAttributionV2 = Schema.Struct({
+  usage_group_id: UsageGroupId,
+  name: Schema.String,
+  order: Schema.Int,
+  /** Usage records attributed to the group in the month. */
+  records: Schema.Int,
+  /** Credits attributed to the group in the month. */
+  spent: Schema.Number,
+  budget: MonthlyBudget,
+  /** `budget - spent` (negative when over budget); null without a budget. */
+  remaining: Schema.NullOr(Schema.Number),
+  status: UsageBudget.BudgetStatus
+}).annotations({ identifier: "UsageGroupAttribution" })
+
+export const AttributionV2 = Schema.Struct({
+  usage_group_set_id: UsageGroupSetId,
+  month: Month,
+  /** Every group of the set, in precedence order. */
+  groups: Schema.Array(GroupAttributionV2),
+  /** Usage that no group's filter matched. */
+  unattributed: Schema.Struct({ credits: Schema.Number, records: Schema.Int })
+}).annotations({ identifier: "UsageAttribution" })
+
+export const DimensionPage = Schema.Struct({
+  scope: UsageScope,
+  items: Schema.Array(UsageDimension),
+  page_token: Schema.Null,
+  row_count: Schema.Int
+}).annotations({ identifier: "UsageDimensionPage" })
+
+export const Success = Schema.Struct({ success: Schema.Literal(true) })

@@ -1,0 +1,94 @@
+/**
+ * Enforces the permission each endpoint declares (`api/Access.ts`) for the route being served.
+ * Runs in the tenant middleware, right after authentication: a caller without the permission
+ * gets 403 before anything about the request is validated or looked up. A refused write is
+ * audited with `status: failure` (core `Authorization`), naming the record and what was asked.
+ */
+import { HttpApi, type HttpApiEndpoint, HttpRouter, HttpServerRequest } from "@effect/platform"
+import { Authorization, type Forbidden, Permissions, type Principal, type StoreUnavailable } from "@costline/core"
+import { Context, Effect, Option, Predicate, Schema } from "effect"
+import { type RouteAccess, Requires } from "../api/Access.js"
+import { readJsonBody } from "../errors/DecodeFailure.js"
+
+/** An endpoint of the API with what it declares. */
+export interface DeclaredRoute {
+  readonly method: string
+  readonly path: string
+  readonly access: Option.Option<RouteAccess>
+  readonly payload: Option.Option<Schema.Schema.Any>
+}
+
+const keyOf = (method: string, path: string) => `${method} ${path}`
+
+/** Every endpoint of `api` with its declaration; an endpoint's own annotation, never its group's. */
+export const declaredRoutes = (api: HttpApi.HttpApi.Any): ReadonlyArray<DeclaredRoute> => {
+  const routes: Array<DeclaredRoute> = []
+  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      const declared = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+      routes.push({
+        method: declared.method,
+        path: declared.path,
+        access: Context.getOption(declared.annotations, Requires),
+        payload: declared.payloadSchema
+      })
+    }
+  })
+  return routes
+}
+
+/** The request body in the endpoint's canonical form, if the endpoint would accept it; else nothing. */
+const acceptedBody = (payload: DeclaredRoute["payload"]) =>
+  Effect.gen(function*() {
+    if (Option.isNone(payload)) return {}
+    const schema = payload.value as Schema.Schema<unknown>
+    const json = yield* HttpServerRequest.HttpServerRequest.pipe(Effect.flatMap(readJsonBody), Effect.option)
+    const accepted = json.pipe(
+      Option.flatMapNullable((body) => body),
+      Option.flatMap(Schema.decodeUnknownOption(schema)),
+      Option.flatMap(Schema.encodeOption(schema))
+    )
+    return Option.match(accepted, { onNone: () => ({}), onSome: (body) => (Predicate.isRecord(body) ? body : {}) })
+  })
+
+/** What a refused write asked for: its path parameters (the tenant aside) and its valid body. Secrets are redacted by the log. */
+const attemptedValues = (route: DeclaredRoute, params: Readonly<Record<string, string | undefined>>) =>
+  Effect.map(acceptedBody(route.payload), (body) => {
+    const { organization_id: _tenant, ...named } = params
+    const values = { ...Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined)), ...body }
+    return Object.keys(values).length === 0 ? null : values
+  })
+
+export const make = (api: HttpApi.HttpApi.Any) =>
+  Effect.gen(function*() {
+    const authorization = yield* Authorization
+    const routes = new Map(declaredRoutes(api).map((route) => [keyOf(route.method, route.path), route]))
+
+    /** Fails with Forbidden unless the principal may call the route being served. */
+    return (
+      principal: Principal,
+      requestId: string | null
+    ): Effect.Effect<void, Forbidden | StoreUnavailable, HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest> =>
+      Effect.gen(function*() {
+        const { params, route } = yield* HttpRouter.RouteContext
+        const declared = routes.get(keyOf(route.method, route.path))
+        if (declared === undefined || Option.isNone(declared.access)) {
+          return yield* Effect.dieMessage(`${route.method} ${route.path} declares no permission (see api/Access.ts)`)
+        }
+        const access = declared.access.value
+        if (Permissions.isAllowed(principal, access.permission)) return
+        const attempt = access.attempt
+        const attempted = attempt === undefined ? undefined : {
+          requestId,
+          entry: {
+            target: attempt.target,
+            table_name: attempt.table_name,
+            operation: attempt.operation,
+            record_id: attempt.recordIdParam === undefined ? null : params[attempt.recordIdParam] ?? null,
+            new_values: yield* attemptedValues(declared, params)
+          }
+        }
+        return yield* authorization.require(principal, access.permission, attempted)
+      })
+  })

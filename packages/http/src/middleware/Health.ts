@@ -1,0 +1,37 @@
+/**
+ * Probes for orchestrators. `/healthz`: the process serves requests (liveness; never touches the
+ * store, so a store outage does not get healthy instances restarted). `/readyz`: the store is
+ * reachable and carries every migration of this build (readiness: take traffic or not).
+ */
+import { HttpServerResponse } from "@effect/platform"
+import { isReady, StoreHealth } from "@costline/core"
+import { Duration, Effect } from "effect"
+import { STORE_RETRY_AFTER_SECONDS } from "../errors/Classify.js"
+
+export const LIVENESS_PATH = "/healthz"
+export const READINESS_PATH = "/readyz"
+
+/** A probe must answer within its own deadline even when the network to the store hangs. */
+const READINESS_DEADLINE = Duration.seconds(5)
+
+const NO_STORE = { "cache-control": "no-store" }
+
+export const liveness = HttpServerResponse.unsafeJson({ status: "ok" }, { headers: NO_STORE })
+
+const notReady = (body: Record<string, unknown>) =>
+  HttpServerResponse.unsafeJson(body, {
+    status: 503,
+    headers: { ...NO_STORE, "retry-after": String(STORE_RETRY_AFTER_SECONDS) }
+  })
+
+export const readiness = Effect.flatMap(StoreHealth, (health) =>
+  health.check.pipe(
+    Effect.timeoutFail({ duration: READINESS_DEADLINE, onTimeout: () => "timeout" as const }),
+    Effect.match({
+      onFailure: () => notReady({ status: "unavailable" }),
+      onSuccess: (status) =>
+        isReady(status)
+          ? HttpServerResponse.unsafeJson({ status: "ready" }, { headers: NO_STORE })
+          : notReady({ status: "migrations_pending", pending_migrations: status.pendingMigrations })
+    })
+  ))

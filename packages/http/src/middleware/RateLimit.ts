@@ -1,0 +1,72 @@
+/**
+ * Per-credential rate limiting at the HTTP edge: the tenant middlewares admit each authenticated
+ * request through the gate; a refused one fails with RateLimited (429 + `Retry-After`). v2
+ * responses describe the budget with the IETF `RateLimit-Policy` / `RateLimit` fields
+ * (draft-ietf-httpapi-ratelimit-headers): `"default";q=<burst>;w=<seconds>` and
+ * `"default";r=<remaining>;t=<seconds until the burst is whole again>`.
+ */
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import {
+  type Gcra,
+  type Principal,
+  RateLimited,
+  RateLimiter,
+  rateLimiterLayer,
+  type RateLimitPolicy,
+  rateLimitKey,
+  type RateLimitRepo,
+  type StoreUnavailable
+} from "@costline/core"
+import { Context, Effect, Layer } from "effect"
+import { V2_PREFIX } from "../api/Versions.js"
+import { pathSegments } from "../routing/RouteTable.js"
+
+export const POLICY_HEADER = "ratelimit-policy"
+export const HEADER = "ratelimit"
+
+const POLICY_NAME = "\"default\""
+
+/** The fields describe v2 budgets: v1 kept its historical headers. */
+export const appliesTo = (url: string): boolean => `/${pathSegments(url)[0]?.toLowerCase() ?? ""}` === V2_PREFIX
+
+/** The policy as a `RateLimit-Policy` value: the burst, over the time it takes to earn it back. */
+export const policyValue = (policy: RateLimitPolicy): string =>
+  `${POLICY_NAME};q=${policy.burst};w=${Math.max(1, Math.ceil(policy.burst / policy.requestsPerSecond))}`
+
+/** A decision as a `RateLimit` value. */
+export const decisionValue = (decision: Gcra.Decision): string =>
+  `${POLICY_NAME};r=${decision.remaining};t=${Math.ceil(decision.resetAfterMs / 1000)}`
+
+export class RateLimitGate extends Context.Tag("@costline/http/RateLimitGate")<
+  RateLimitGate,
+  {
+    /** Counts the request against the principal's credential; fails when its budget is spent. */
+    readonly admit: (
+      principal: Principal
+    ) => Effect.Effect<void, RateLimited | StoreUnavailable, HttpServerRequest.HttpServerRequest>
+  }
+>() {}
+
+const makeGate = Effect.map(RateLimiter, (limiter) =>
+  RateLimitGate.of({
+    admit: (principal) =>
+      Effect.gen(function*() {
+        const decision = yield* limiter.take(rateLimitKey(principal))
+        const request = yield* HttpServerRequest.HttpServerRequest
+        if (appliesTo(request.url)) {
+          // Added when the response is ready, so error responses carry it too.
+          const value = decisionValue(decision)
+          yield* HttpApp.appendPreResponseHandler((_request, response) =>
+            Effect.succeed(HttpServerResponse.setHeader(response, HEADER, value))
+          )
+        }
+        if (!decision.allowed) return yield* new RateLimited({ retryAfterSeconds: decision.retryAfterMs / 1000 })
+      })
+  }))
+
+/** Admits everything and touches no store. */
+const off = Layer.succeed(RateLimitGate, RateLimitGate.of({ admit: () => Effect.void }))
+
+/** The gate for a policy, over the store's `RateLimitRepo`; `false` turns rate limiting off. */
+export const layer = (policy: RateLimitPolicy | false): Layer.Layer<RateLimitGate, never, RateLimitRepo> =>
+  policy === false ? off : Layer.effect(RateLimitGate, makeGate).pipe(Layer.provide(rateLimiterLayer(policy)))

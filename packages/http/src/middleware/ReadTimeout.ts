@@ -1,0 +1,35 @@
+/**
+ * The read timeout: once its headers are in, a request's body must arrive within the timeout, or
+ * the request is answered 408 and its connection closed (the unread rest of the body would
+ * otherwise be taken for the next request). The body is read here, ahead of the endpoint; the
+ * platform caches it, so the endpoint decodes the same bytes without reading again.
+ */
+import { type HttpApp, HttpMethod, HttpServerRequest } from "@effect/platform"
+import { Duration, Effect, Fiber } from "effect"
+import { RequestTimeout } from "../errors/RequestErrors.js"
+
+export const DEFAULT_READ_TIMEOUT = Duration.seconds(30)
+
+const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  if (!HttpMethod.hasBody(request.method)) return false
+  const length = request.headers["content-length"]
+  return (length !== undefined && Number(length) > 0) || request.headers["transfer-encoding"] !== undefined
+}
+
+export const make = (timeout: Duration.DurationInput) => <E, R>(app: HttpApp.Default<E, R>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | RequestTimeout, R> => {
+    if (!hasBody(request)) return app
+    const read = Effect.gen(function*() {
+      // Never interrupted: interrupting the platform's read destroys the request stream. It
+      // ends when the body is in, or when the connection closes after the 408.
+      const reading = yield* Effect.forkDaemon(Effect.ignore(request.text))
+      // Interruptible even where the platform runs us uninterruptibly: the timeout must win.
+      yield* Effect.interruptible(Fiber.await(reading)).pipe(
+        Effect.timeoutFail({
+          duration: timeout,
+          onTimeout: () => new RequestTimeout({ timeoutMs: Duration.toMillis(timeout) })
+        })
+      )
+    })
+    return Effect.zipRight(read, app)
+  })

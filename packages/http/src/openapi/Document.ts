@@ -1,0 +1,110 @@
+/**
+ * The OpenAPI 3.1 documents of the API, derived from the `HttpApi` definition: one per version
+ * (`/v2/openapi.json`, `/api/openapi.json`), so every route that is added to the definition is
+ * documented without anyone touching this module. The platform's generator produces the
+ * operations and schemas; `Operations.complete` adds what it cannot declare.
+ */
+import { type HttpApi, OpenApi } from "@effect/platform"
+import type { RateLimitPolicy } from "@costline/core"
+import { type ApiVersion, versionOf } from "../api/Versions.js"
+import type { DeprecationPolicy } from "../middleware/Deprecation.js"
+import * as Components from "./Components.js"
+import { complete } from "./Operations.js"
+import { prune } from "./Prune.js"
+import { type Document, isReference, type JsonSchema, METHODS, type PathItem, type Tag } from "./Types.js"
+
+export interface DocumentOptions {
+  /** The policy in force, or undefined when rate limiting is off. */
+  readonly rateLimit: RateLimitPolicy | undefined
+  readonly deprecation: DeprecationPolicy
+}
+
+export interface Documents {
+  readonly v2: Document
+  readonly v1: Document
+}
+
+const describeInfo = (version: ApiVersion, options: DocumentOptions): Document["info"] => {
+  const license = { name: "Apache-2.0", identifier: "Apache-2.0" }
+  if (version === "v2") {
+    return {
+      title: "costline cost-monitoring API (v2)",
+      version: "2.0.0",
+      license,
+      description: "Audit log export, insights, teams, SSO groups, user roles, usage groups, ticket links and " +
+        "warehouse credentials. Conventions (pagination, ETags, errors, rate limits): see docs/api.md. " +
+        "The interactive page is at `/docs`."
+    }
+  }
+  return {
+    title: "costline cost-monitoring API (v1, deprecated)",
+    version: "1.0.0",
+    license,
+    description: `Deprecated since ${options.deprecation.deprecatedAt.toISOString().slice(0, 10)}; served until ` +
+      `${options.deprecation.sunsetAt.toISOString().slice(0, 10)}. Every response names its v2 successor in ` +
+      "`Link` where there is one. Errors are FastAPI-style `{\"detail\": ...}` bodies."
+  }
+}
+
+/** The schema a `$ref` names in the generated components (one level is all the generator emits). */
+const resolve = (schemas: Document["components"]["schemas"], schema: JsonSchema): JsonSchema => {
+  const ref = schema["$ref"]
+  if (typeof ref !== "string") return schema
+  return schemas[ref.replace("#/components/schemas/", "")] ?? schema
+}
+
+/** A resource has an ETag when one of the path's successful responses has an `etag` field. */
+const isTagged = (item: PathItem, schemas: Document["components"]["schemas"]): boolean =>
+  METHODS.some((method) =>
+    Object.entries(item[method]?.responses ?? {}).some(([status, response]) => {
+      if (!status.startsWith("2")) return false
+      return Object.values(response.content ?? {}).some(({ schema }) => {
+        const properties = resolve(schemas, schema)["properties"]
+        return typeof properties === "object" && properties !== null && "etag" in properties
+      })
+    })
+  )
+
+const tagsOf = (paths: Document["paths"], declared: ReadonlyArray<Tag>): ReadonlyArray<Tag> => {
+  const used = new Set(Object.values(paths).flatMap((item) => METHODS.flatMap((method) => item[method]?.tags ?? [])))
+  return [...used].map((name) => {
+    const tag = declared.find((candidate) => candidate.name === name)
+    return { name, description: tag?.description ?? `Operations of the \`${name}\` group.` }
+  })
+}
+
+const forVersion = (generated: Document, version: ApiVersion, options: DocumentOptions): Document => {
+  const { schemas } = generated.components
+  const paths = Object.fromEntries(
+    Object.entries(generated.paths)
+      .filter(([path]) => versionOf(path) === version)
+      .map(([path, item]): [string, PathItem] => {
+        const context = { version, rateLimited: options.rateLimit !== undefined, tagged: isTagged(item, schemas) }
+        return [path, Object.fromEntries(
+          METHODS.flatMap((method) => item[method] === undefined ? [] : [[method, complete(item[method], method, context)]])
+        )]
+      })
+  )
+  return prune({
+    openapi: "3.1.0",
+    info: describeInfo(version, options),
+    servers: [{ url: "/", description: "This server" }],
+    security: [{ [Components.SECURITY_SCHEME]: [] }],
+    tags: tagsOf(paths, generated.tags),
+    paths,
+    components: {
+      schemas: { ...schemas, ...Components.errorSchemas },
+      securitySchemes: Components.securitySchemes,
+      headers: Components.headers,
+      parameters: Components.parameters
+    }
+  })
+}
+
+export const make = (api: HttpApi.HttpApi.Any, options: DocumentOptions): Documents => {
+  // The generator's types describe less than it emits; `Document` is the superset both share.
+  const generated = OpenApi.fromApi(api as HttpApi.HttpApi.AnyWithProps) as unknown as Document
+  return { v2: forVersion(generated, "v2", options), v1: forVersion(generated, "v1", options) }
+}
+
+export { isReference }

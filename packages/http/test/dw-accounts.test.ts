@@ -1,0 +1,203 @@
+/** Warehouse accounts and their credentials through the real server, in v2 and the deprecated v1. */
+import { Actor, CreateDwAccount, DwAccounts } from "@costline/core"
+import { expectNoKeyMaterial, TEST_KEY_PASSPHRASE, testKey } from "@costline/core/testing"
+import { layer } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import { randomUUID } from "node:crypto"
+import { expect } from "vitest"
+import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
+
+type Tenant = Effect.Effect.Success<typeof seedTenant>
+
+const newAccount = (tenant: Tenant) =>
+  Effect.flatMap(DwAccounts, (accounts) =>
+    accounts.create(Actor.system(), tenant.id, new CreateDwAccount({ name: "Production" })))
+
+/** Call options of the tenant's admin key. */
+const asAdmin = (tenant: Tenant) => ({ token: tenant.adminKey, tenant: tenant.id })
+
+const keyPair = (private_key: string, extra: Record<string, unknown> = {}) => ({
+  credentials: { authentication_method: "key_pair", private_key, ...extra }
+})
+
+const connectionRecords = (tenant: Tenant) =>
+  Effect.map(
+    call("GET", "/v2/audit-logs?resource__in=connections", asAdmin(tenant)),
+    (reply) => reply.body.items
+  )
+
+layer(makeTestServer(), { excludeTestServices: true })("warehouse accounts", (it) => {
+  it.effect("GET /v2/dw-accounts/{id} shows the account with an ETag and no credentials yet", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const account = yield* newAccount(tenant)
+      const reply = yield* call("GET", `/v2/dw-accounts/${account.id}`, asAdmin(tenant))
+      expect(reply.status).toBe(200)
+      expect(Object.keys(reply.body).sort()).toEqual([
+        "authentication_method",
+        "create_time",
+        "credentials_update_time",
+        "etag",
+        "id",
+        "name",
+        "public_key_fingerprint",
+        "update_time",
+        "username"
+      ])
+      expect(reply.body).toMatchObject({ name: "Production", public_key_fingerprint: null, username: null })
+      expect(reply.headers.get("etag")).toBe(reply.body.etag)
+    }))
+
+  it.effect("PATCH replaces the key: the answer shows its fingerprint, never the key; the audit names no secret", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const account = yield* newAccount(tenant)
+      const reply = yield* call("PATCH", `/v2/dw-accounts/${account.id}`, {
+        token: tenant.adminKey,
+        tenant: tenant.id,
+        headers: { "if-match": account.etag },
+        json: keyPair(testKey().pkcs1Encrypted, { username: "LOADER", private_key_passphrase: TEST_KEY_PASSPHRASE })
+      })
+      expect(reply.status).toBe(200)
+      expect(reply.body).toMatchObject({ username: "LOADER", public_key_fingerprint: testKey().fingerprint })
+      expect(reply.headers.get("etag")).toBe(reply.body.etag)
+      expect(reply.body.etag).not.toBe(account.etag)
+      expectNoKeyMaterial(reply.text)
+
+      const records = yield* connectionRecords(tenant)
+      expect(records.at(-1)).toMatchObject({
+        table_name: "dw_accounts",
+        operation: "update",
+        record_id: account.id,
+        new_values: { public_key_fingerprint: testKey().fingerprint }
+      })
+      expectNoKeyMaterial(records)
+      const opened = yield* Effect.flatMap(DwAccounts, (accounts) => accounts.openPrivateKey(tenant.id, account.id))
+      expect(Redacted.value(opened)).toBe(testKey().pkcs8)
+    }))
+
+  it.effect("the one-line form of a key, with spaces for newlines, is accepted", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const account = yield* newAccount(tenant)
+      const oneLine = testKey().pkcs8.trim().replaceAll("\n", " ")
+      const reply = yield* call("PATCH", `/v2/dw-accounts/${account.id}`, { ...asAdmin(tenant), json: keyPair(oneLine) })
+      expect(reply.status).toBe(200)
+      expect(reply.body.public_key_fingerprint).toBe(testKey().fingerprint)
+    }))
+
+  it.effect("If-Match: stale or weak → 412, * → 200, malformed → 422; without it the patch applies", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const account = yield* newAccount(tenant)
+      const rename = (name: string, headers: Record<string, string> = {}) =>
+        call("PATCH", `/v2/dw-accounts/${account.id}`, { ...asAdmin(tenant), headers, json: { name } })
+
+      const renamed = yield* rename("Renamed", { "if-match": account.etag })
+      expect(renamed.status).toBe(200)
+      const stale = yield* rename("Stale", { "if-match": account.etag })
+      expect(stale.status).toBe(412)
+      expect(stale.body.code).toBe("precondition_failed")
+      expect((yield* rename("Weak", { "if-match": `W/${renamed.body.etag}` })).status).toBe(412)
+      expect((yield* rename("Any", { "if-match": "*" })).status).toBe(200)
+      const malformed = yield* rename("Bad", { "if-match": "not-quoted" })
+      expect(malformed.status).toBe(422)
+      expect(malformed.body.details[0].field).toBe("header.if-match")
+      expect((yield* rename("Unconditional")).body.name).toBe("Unconditional")
+    }))
+
+  it.effect("bad keys and bad patches are 422s that say which field and why; nothing changes", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const account = yield* newAccount(tenant)
+      const patch = (json: unknown) => call("PATCH", `/v2/dw-accounts/${account.id}`, { ...asAdmin(tenant), json })
+      const issueOf = (reply: { body: { details: ReadonlyArray<{ field: string; issue: string }> } }) =>
+        reply.body.details.map(({ field, issue }) => ({ field, issue }))
+
+      const wrongPassphrase = yield* patch(keyPair(testKey().pkcs1Encrypted, { private_key_passphrase: "nope" }))
+      expect(wrongPassphrase.status).toBe(422)
+      expect(issueOf(wrongPassphrase)).toEqual([{ field: "body.credentials.private_key_passphrase", issue: "incorrect" }])
+      expect(wrongPassphrase.text).not.toContain("nope")
+      const missingPassphrase = yield* patch(keyPair(testKey().pkcs1Encrypted))
+      expect(issueOf(missingPassphrase)).toEqual([{ field: "body.credentials.private_key_passphrase", issue: "required" }])
+      const garbage = yield* patch(keyPair("-----BEGIN PRIVATE KEY-----\n!!!\n-----END PRIVATE KEY-----"))
+      expect(issueOf(garbage)).toEqual([{ field: "body.credentials.private_key", issue: "malformed" }])
+      const misspelt = yield* patch({ private_key: testKey().pkcs8 })
+      expect(misspelt.status).toBe(422)
+      expect(issueOf(misspelt)).toEqual([{ field: "body.private_key", issue: "unexpected" }])
+      const nullName = yield* patch({ name: null })
+      expect(issueOf(nullName)[0]!.field).toBe("body.name")
+
+      const after = yield* call("GET", `/v2/dw-accounts/${account.id}`, asAdmin(tenant))
+      expect(after.body.etag).toBe(account.etag)
+      expect(yield* connectionRecords(tenant)).toHaveLength(1)
+    }))
+
+  it.effect("only writers of dw_accounts may patch; a refusal is audited without the key", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const account = yield* newAccount(tenant)
+      const editor = yield* tenant.userSession("editor")
+      const reply = yield* call("PATCH", `/v2/dw-accounts/${account.id}`, {
+        token: editor.token,
+        tenant: tenant.id,
+        json: keyPair(testKey().pkcs8)
+      })
+      expect(reply.status).toBe(403)
+      const records = yield* connectionRecords(tenant)
+      expect(records.at(-1)).toMatchObject({
+        status: "failure",
+        operation: "update",
+        record_id: account.id,
+        changed_by: editor.email,
+        // What was sent, with the key members redacted by the audit log.
+        new_values: { credentials: { authentication_method: "key_pair", private_key: "[redacted]" } }
+      })
+      expectNoKeyMaterial(records)
+      const read = yield* call("GET", `/v2/dw-accounts/${account.id}`, { token: editor.token, tenant: tenant.id })
+      expect(read.status).toBe(200)
+    }))
+
+  it.effect("another tenant's account, or an unknown one, is a 404", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const other = yield* seedTenant
+      const account = yield* newAccount(tenant)
+      for (const id of [account.id, randomUUID(), "not-a-uuid"]) {
+        const read = yield* call("GET", `/v2/dw-accounts/${id}`, asAdmin(other))
+        expect(read.status).toBe(404)
+        const patched = yield* call("PATCH", `/v2/dw-accounts/${id}`, { ...asAdmin(other), json: { name: "Mine" } })
+        expect(patched.status).toBe(404)
+      }
+    }))
+
+  it.effect("v1 PUT /api/dw-accounts/{uuid}/credentials answers {success: true} for the key's own tenant, deprecated", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const account = yield* newAccount(tenant)
+      const put = (json: unknown, token = tenant.adminKey, id: string = account.id) =>
+        call("PUT", `/api/dw-accounts/${id}/credentials`, { token, json })
+
+      const reply = yield* put({ private_key: testKey().pkcs1Encrypted, private_key_passphrase: TEST_KEY_PASSPHRASE })
+      expect(reply.status).toBe(200)
+      expect(reply.body).toEqual({ success: true })
+      expect(reply.headers.get("deprecation")).not.toBeNull()
+      expect(reply.headers.get("link")).toBe(`</v2/dw-accounts/${account.id}>; rel="successor-version"`)
+      const read = yield* call("GET", `/v2/dw-accounts/${account.id}`, asAdmin(tenant))
+      expect(read.body.public_key_fingerprint).toBe(testKey().fingerprint)
+
+      const plainWithPassphrase = yield* put({ private_key: testKey().pkcs8, private_key_passphrase: "extra" })
+      expect(plainWithPassphrase.status).toBe(422)
+      expect(plainWithPassphrase.body.detail).toMatchObject([{ loc: ["body", "private_key_passphrase"] }])
+      const missing = yield* put({})
+      expect(missing.body.detail).toMatchObject([{ type: "missing", loc: ["body", "private_key"] }])
+
+      const other = yield* seedTenant
+      const foreign = yield* put({ private_key: testKey().pkcs8 }, other.adminKey)
+      expect(foreign.status).toBe(404)
+      expect(foreign.body).toEqual({ detail: `dw account ${account.id} not found` })
+      expect((yield* put({ private_key: testKey().pkcs8 }, "clk_nonsense")).status).toBe(401)
+      const notUuid = yield* put({ private_key: testKey().pkcs8 }, tenant.adminKey, "not-a-uuid")
+      expect(notUuid.status).toBe(404)
+    }))
+})

@@ -1,0 +1,162 @@
+/**
+ * The OpenAPI documents as served: one per version, every operation complete (statuses, error
+ * bodies, headers, security), and exactly the operations the router serves.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { DEFAULT_RATE_LIMIT_POLICY } from "@costline/core"
+import { ApiLive } from "@costline/http"
+import { SqliteStore } from "@costline/store-sqlite"
+import { layer } from "@effect/vitest"
+import { Chunk, Effect, Layer } from "effect"
+import { describe, expect } from "vitest"
+import { type Document, operations } from "../../src/openapi/index.js"
+import { call, makeTestServer } from "../support/TestServer.js"
+
+const fetchDocuments = Effect.all({
+  v2: Effect.map(call("GET", "/v2/openapi.json"), (reply) => reply.body as Document),
+  v1: Effect.map(call("GET", "/api/openapi.json"), (reply) => reply.body as Document)
+})
+
+const resolve = (document: Document, value: object): any => {
+  const ref = (value as { $ref?: string }).$ref
+  if (ref === undefined) return value
+  const [, , kind, name] = ref.split("/")
+  return (document.components as any)[kind!][name!]
+}
+
+layer(makeTestServer({ rateLimit: DEFAULT_RATE_LIMIT_POLICY }), { excludeTestServices: true })("OpenAPI documents", (it) => {
+  it.effect("are served as JSON without credentials, one per version", () =>
+    Effect.gen(function*() {
+      const v2 = yield* call("GET", "/v2/openapi.json")
+      expect(v2.status).toBe(200)
+      expect(v2.headers.get("content-type")).toContain("application/json")
+      expect(v2.body).toMatchObject({ openapi: "3.1.0", info: { version: "2.0.0" } })
+      const v1 = yield* call("GET", "/api/openapi.json")
+      expect(v1.status).toBe(200)
+      expect(v1.body).toMatchObject({ openapi: "3.1.0", info: { version: "1.0.0" } })
+      expect(Object.keys(v2.body.paths).every((path) => path.startsWith("/v2/"))).toBe(true)
+      expect(Object.keys(v1.body.paths).every((path) => path.startsWith("/api/"))).toBe(true)
+    }))
+
+  it.effect("mark every v1 operation deprecated, and no v2 operation", () =>
+    Effect.gen(function*() {
+      const { v1, v2 } = yield* fetchDocuments
+      expect(operations(v1).length).toBeGreaterThan(0)
+      expect(operations(v1).every(({ operation }) => operation.deprecated === true)).toBe(true)
+      expect(operations(v2).some(({ operation }) => operation.deprecated === true)).toBe(false)
+    }))
+
+  it.effect("describe the bearer credential and require it on every operation", () =>
+    Effect.gen(function*() {
+      for (const document of Object.values(yield* fetchDocuments)) {
+        expect(document.components.securitySchemes).toEqual({
+          bearer: expect.objectContaining({ type: "http", scheme: "bearer" })
+        })
+        for (const { operation } of operations(document)) expect(operation.security).toEqual([{ bearer: [] }])
+      }
+    }))
+
+  it.effect("list the statuses every operation can answer, with each version's error body and example", () =>
+    Effect.gen(function*() {
+      const { v1, v2 } = yield* fetchDocuments
+      for (const [version, document] of [["v2", v2], ["v1", v1]] as const) {
+        for (const { method, operation } of operations(document)) {
+          const statuses = Object.keys(operation.responses)
+          expect(statuses).toEqual(expect.arrayContaining(["400", "401", "403", "422", "429", "503"]))
+          if (method !== "get") expect(statuses).toEqual(expect.arrayContaining(["408", "413", "415"]))
+          expect(statuses.some((status) => status.startsWith("2"))).toBe(true)
+          for (const [status, response] of Object.entries(operation.responses)) {
+            if (Number(status) < 400) continue
+            const [mediaType, content] = Object.entries(response.content ?? {})[0]!
+            expect(mediaType).toBe(version === "v2" ? "application/problem+json" : "application/json")
+            // The example is a body of that status.
+            if (version === "v2") expect(content.example).toMatchObject({ status: Number(status) })
+            else expect(content.example).toHaveProperty("detail")
+          }
+        }
+      }
+    }))
+
+  it.effect("declare the headers the framework cannot: request id, tenant, rate limits, Retry-After, deprecation", () =>
+    Effect.gen(function*() {
+      const { v1, v2 } = yield* fetchDocuments
+      for (const { operation } of operations(v2)) {
+        const parameters = operation.parameters.map((parameter) => resolve(v2, parameter).name)
+        expect(parameters).toEqual(expect.arrayContaining(["x-tenant-id", "x-request-id"]))
+        for (const [status, response] of Object.entries(operation.responses)) {
+          expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(["X-Request-Id", "RateLimit-Policy"]))
+          if (status !== "401") expect(response.headers).toHaveProperty("RateLimit")
+          if (status === "429" || status === "503") expect(response.headers).toHaveProperty("Retry-After")
+          if (status === "201") expect(response.headers).toHaveProperty("Location")
+        }
+      }
+      for (const { operation } of operations(v1)) {
+        for (const response of Object.values(operation.responses)) {
+          expect(Object.keys(response.headers ?? {})).toEqual(
+            expect.arrayContaining(["X-Request-Id", "Deprecation", "Sunset", "Link"])
+          )
+          expect(response.headers).not.toHaveProperty("RateLimit")
+        }
+      }
+    }))
+
+  it.effect("give every updatable resource an ETag header and its writes an If-Match parameter", () =>
+    Effect.gen(function*() {
+      const { v2 } = yield* fetchDocuments
+      const withEtag = operations(v2).filter(({ operation }) =>
+        Object.entries(operation.responses).some(([status, response]) =>
+          status.startsWith("2") &&
+          Object.values(response.content ?? {}).some(({ schema }) => "etag" in (resolve(v2, schema).properties ?? {}))
+        )
+      )
+      expect(withEtag.length).toBeGreaterThan(0)
+      for (const { method, operation } of withEtag) {
+        const success = Object.entries(operation.responses).find(([status]) => status === "200" || status === "201")
+        expect(success?.[1].headers).toHaveProperty("ETag")
+        if (method === "patch" || method === "put") {
+          expect(operation.parameters.map((parameter) => resolve(v2, parameter).name)).toContain("if-match")
+        }
+      }
+    }))
+
+  it.effect("keep only the components they use", () =>
+    Effect.gen(function*() {
+      const { v1, v2 } = yield* fetchDocuments
+      // The framework's own error shapes are never sent; the other version's errors are not ours.
+      expect(v2.components.schemas).not.toHaveProperty("HttpApiDecodeError")
+      expect(v2.components.schemas).not.toHaveProperty("HTTPError")
+      expect(v1.components.schemas).not.toHaveProperty("Problem")
+      expect(v1.components.headers).not.toHaveProperty("RateLimit")
+    }))
+})
+
+layer(makeTestServer({ rateLimit: false }), { excludeTestServices: true })("OpenAPI documents without rate limits", (it) => {
+  it.effect("do not announce rate-limit headers", () =>
+    Effect.gen(function*() {
+      const { body } = yield* call("GET", "/v2/openapi.json")
+      expect(body.components.headers).not.toHaveProperty("RateLimit")
+      expect(JSON.stringify(body.paths)).not.toContain("RateLimit")
+    }))
+})
+
+/** The router's own table: what the server really dispatches, built like `serve` builds it. */
+const RouterLive = Layer.mergeAll(
+  ApiLive({ store: SqliteStore.layer({ filename: ":memory:" }) }),
+  HttpApiBuilder.Router.Live
+)
+
+describe("route coverage", () => {
+  layer(Layer.merge(RouterLive, makeTestServer()), { excludeTestServices: true })((it) => {
+    it.effect("every route of the router is an operation of a document, and every operation a route", () =>
+      Effect.gen(function*() {
+        const router = yield* HttpApiBuilder.Router.router
+        const served = Chunk.toReadonlyArray(router.routes).map((route) => `${route.method} ${route.path}`).sort()
+        const { v1, v2 } = yield* fetchDocuments
+        const documented = [...operations(v2), ...operations(v1)]
+          .map(({ method, path }) => `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`)
+          .sort()
+        expect(served.length).toBeGreaterThan(0)
+        expect(documented).toEqual(served)
+      }))
+  })
+})

@@ -1,0 +1,77 @@
+/** The dimension catalogue and a set's monthly attribution through the real server. */
+import { UsageImport } from "@costline/core"
+import { layer } from "@effect/vitest"
+import { Effect, Stream } from "effect"
+import { expect } from "vitest"
+import { makeTestServer, seedTenant } from "./support/TestServer.js"
+import { equals, newGroup, newSet, SETS, type Tenant, v2 } from "./support/Usage.js"
+
+const importUsage = (tenant: Tenant, rows: ReadonlyArray<Record<string, unknown>>) =>
+  Effect.flatMap(UsageImport, (usage) =>
+    usage.run(tenant.id, { format: "jsonl", open: () => Stream.make(rows.map((row) => JSON.stringify(row)).join("\n")) }))
+
+layer(makeTestServer(), { excludeTestServices: true })("usage dimensions and attribution", (it) => {
+  it.effect("GET /v2/usage-dimensions lists the catalogue of a scope, organization by default", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const organization = yield* v2(tenant)("GET", "/v2/usage-dimensions")
+      expect(organization.status).toBe(200)
+      expect(organization.body).toMatchObject({ scope: "organization", page_token: null })
+      expect(organization.body.row_count).toBe(organization.body.items.length)
+      const paths = (items: Array<{ path: Array<string> }>) => items.map((d) => d.path.join("."))
+      expect(paths(organization.body.items)).toContain("account_name")
+      expect(organization.body.items.find((d: { path: Array<string> }) => d.path[0] === "tags")).toMatchObject({
+        type: "tag_map",
+        operators: expect.arrayContaining(["=", "in", "ilike"])
+      })
+      const team = yield* v2(tenant)("GET", "/v2/usage-dimensions?scope=team")
+      expect(paths(team.body.items)).not.toContain("account_name")
+      expect(paths(team.body.items)).toContain("warehouse_name")
+      const unknown = yield* v2(tenant)("GET", "/v2/usage-dimensions?scope=galaxy")
+      expect(unknown.status).toBe(422)
+      expect(unknown.body.details[0].field).toBe("query.scope")
+    }))
+
+  it.effect("GET …/attribution?month= attributes the month's usage by precedence, with each group's budget status", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const set = yield* newSet(tenant)
+      const etl = yield* newGroup(tenant, set.id, { name: "ETL", order: 1, budget: 10 })
+      const bi = yield* newGroup(tenant, set.id, { name: "BI", order: 2, budget: 100, filter_expression: equals("warehouse_name", "BI") })
+      yield* importUsage(tenant, [
+        { start_time: "2024-05-01T00:00:00Z", credits: 4, warehouse_name: "ETL" },
+        { start_time: "2024-05-31T23:59:59Z", credits: 7, warehouse_name: "ETL" },
+        { start_time: "2024-05-10T00:00:00Z", credits: 80, warehouse_name: "BI" },
+        { start_time: "2024-05-10T00:00:00Z", credits: 2.5, warehouse_name: "ML" },
+        { start_time: "2024-06-01T00:00:00Z", credits: 500, warehouse_name: "BI" }
+      ])
+      const reply = yield* v2(tenant)("GET", `${SETS}/${set.id}/attribution?month=2024-05`)
+      expect(reply.status).toBe(200)
+      expect(reply.body).toEqual({
+        usage_group_set_id: set.id,
+        month: "2024-05",
+        groups: [
+          { usage_group_id: etl.id, name: "ETL", order: 1, records: 2, spent: 11, budget: 10, remaining: -1, status: "over_budget" },
+          { usage_group_id: bi.id, name: "BI", order: 2, records: 1, spent: 80, budget: 100, remaining: 20, status: "at_risk" }
+        ],
+        unattributed: { credits: 2.5, records: 1 }
+      })
+      // A read: reporting raises no insight (`costline usage report` does).
+      expect((yield* v2(tenant)("GET", "/v2/insights")).body.items).toEqual([])
+    }))
+
+  it.effect("the month must be YYYY-MM; viewers may read attribution", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const set = yield* newSet(tenant)
+      for (const month of ["2024-13", "2024-5", "May"]) {
+        const reply = yield* v2(tenant)("GET", `${SETS}/${set.id}/attribution?month=${month}`)
+        expect(reply.status).toBe(422)
+        expect(reply.body.details).toMatchObject([{ field: "query.month", message: "must be a month: YYYY-MM, such as 2024-05" }])
+      }
+      expect((yield* v2(tenant)("GET", `${SETS}/${set.id}/attribution`)).body.details[0]).toMatchObject({ field: "query.month", issue: "missing" })
+      const viewer = yield* tenant.userSession("viewer")
+      const read = yield* v2(tenant)("GET", `${SETS}/${set.id}/attribution?month=2024-05`, { token: viewer.token })
+      expect(read.body).toMatchObject({ groups: [], unattributed: { credits: 0, records: 0 } })
+    }))
+})

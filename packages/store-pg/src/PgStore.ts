@@ -1,0 +1,89 @@
+/**
+ * The Postgres store: every core repository over a connection pool, migrated when the layer is
+ * built. Any number of instances may share one database: each rule is one statement or one
+ * transaction, and the audit cursor is safe under concurrent writers (see PgDialect).
+ */
+import { StoreUnavailable, Transactor } from "@costline/core"
+import { makeStoreErrors, makeStoreLayer, makeTransactor, MIGRATIONS_TABLE, runMigrations, SqlDialect } from "@costline/store-sql"
+import { PgClient } from "@effect/sql-pg"
+import { SqlClient } from "@effect/sql/SqlClient"
+import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { withStatementTimeout } from "./ConnectionUrl.js"
+import { migrations } from "./migrations/index.js"
+import * as PgDialect from "./PgDialect.js"
+import * as PgRateLimits from "./PgRateLimits.js"
+
+export interface PgStoreOptions {
+  /** `postgres://user:password@host:port/database` */
+  readonly url: string | Redacted.Redacted<string>
+  /** Apply pending migrations while the layer is built (default `true`). */
+  readonly migrate?: boolean | undefined
+  /** Pool size (default 10). */
+  readonly maxConnections?: number | undefined
+  /** Longest a statement may run before Postgres cancels it (default 30 seconds). */
+  readonly statementTimeout?: Duration.DurationInput | undefined
+  /** Longest to wait for a connection (default 5 seconds). */
+  readonly connectTimeout?: Duration.DurationInput | undefined
+}
+
+/** Any constant: it names the lock that serialises migrators across processes. */
+const MIGRATION_LOCK = 7_361_204_518
+
+// Messages never echo the URL (it carries the password); node-postgres's own reasons do not.
+const reason = (cause: unknown) => (cause instanceof Error ? cause.message : "no reason given")
+
+const client = (options: PgStoreOptions) => {
+  const url = typeof options.url === "string" ? options.url : Redacted.value(options.url)
+  const statementTimeout = Duration.toMillis(options.statementTimeout ?? Duration.seconds(30))
+  return Option.match(withStatementTimeout(url, statementTimeout), {
+    onNone: () => Layer.fail(new StoreUnavailable({ message: "the Postgres connection URL is not a valid URL" })),
+    onSome: (connectionUrl) =>
+      PgClient.layer({
+        url: Redacted.make(connectionUrl),
+        maxConnections: options.maxConnections ?? 10,
+        connectTimeout: options.connectTimeout ?? Duration.seconds(5),
+        applicationName: "costline"
+      }).pipe(Layer.mapError((error) => new StoreUnavailable({ message: `cannot connect to Postgres: ${reason(error.cause)}` })))
+  })
+}
+
+const transactor = Layer.effect(
+  Transactor,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const dialect = yield* SqlDialect
+    return makeTransactor(makeStoreErrors(dialect.classify), sql.withTransaction)
+  })
+)
+
+/**
+ * Applies pending migrations; returns those this call applied. The Migrator locks its table, but
+ * creating that table races on a fresh database, so the whole run is one transaction behind an
+ * advisory lock, with the table created (if missing) under it. An instance that waits for the
+ * lock longer than `statementTimeout` gives up with StoreUnavailable.
+ */
+const migrate = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const tx = yield* Transactor
+  const errors = makeStoreErrors((yield* SqlDialect).classify)
+  const lockAndPrepare = Effect.all([
+    sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
+    sql`CREATE TABLE IF NOT EXISTS ${sql(MIGRATIONS_TABLE)} (
+          migration_id integer PRIMARY KEY,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          name text NOT NULL
+        )`
+  ]).pipe(errors.orUnavailable)
+  return yield* runMigrations(migrations, (run) => tx.withTransaction(Effect.zipRight(lockAndPrepare, run)))
+})
+
+/** Provides core's `Repositories` and the `SqlClient`. */
+export const layer = (options: PgStoreOptions) =>
+  makeStoreLayer({
+    client: client(options),
+    dialect: PgDialect.layer,
+    transactor,
+    migrate: options.migrate === false ? undefined : migrate,
+    migrations,
+    rateLimits: PgRateLimits.layer
+  })

@@ -1,0 +1,23 @@
+/** Postgres migrations, applied in id order and recorded in `costline_migrations`. */
+import type { Migrations } from "@costline/store-sql"
+import initial from "./0001_initial.js"
+import insights from "./0100_insights.js"
+import teamMembers from "./0200_team_members.js"
+import ssoGroups from "./0201_sso_groups.js"
+import invitations from "./0202_invitations.js"
+import usage from "./0300_usage.js"
+import ticketLinks from "./0400_ticket_links.js"
+import dwAccounts from "./0500_dw_accounts.js"
+import rateLimits from "./0600_rate_limits.js"
+
+export const migrations: Migrations = {
+  "0001_initial": initial,
+  "0100_insights": insights,
+  "0200_team_members": teamMembers,
+  "0201_sso_groups": ssoGroups,
+  "0202_invitations": invitations,
+  "0300_usage": usage,
+  "0400_ticket_links": ticketLinks,
+  "0500_dw_accounts": dwAccounts,
+  "0600_rate_limits": rateLimits
+}

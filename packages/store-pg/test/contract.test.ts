@@ -1,0 +1,8 @@
+import { repositoryContract } from "@costline/core/testing"
+import { PgStore } from "@costline/store-pg"
+import { useFreshDatabase } from "./support/database.js"
+
+const url = useFreshDatabase()
+
+const open = () => PgStore.layer({ url })
+repositoryContract("Postgres", open, { anotherInstance: open })

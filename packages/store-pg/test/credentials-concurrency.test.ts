@@ -1,0 +1,8 @@
+import { credentialsConcurrencyContract } from "@costline/core/testing"
+import { PgStore } from "@costline/store-pg"
+import { useFreshDatabase } from "./support/database.js"
+
+const url = useFreshDatabase()
+
+// Two instances over one database, each with its own pool, as two servers share it.
+credentialsConcurrencyContract("Postgres", () => PgStore.layer({ url, maxConnections: 4 }))

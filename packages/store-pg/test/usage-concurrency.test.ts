@@ -1,0 +1,8 @@
+import { usageConcurrencyContract } from "@costline/core/testing"
+import { PgStore } from "@costline/store-pg"
+import { useFreshDatabase } from "./support/database.js"
+
+const url = useFreshDatabase()
+
+// Two instances over one database, each with its own pool, as two servers share it.
+usageConcurrencyContract("Postgres", () => PgStore.layer({ url, maxConnections: 4 }))

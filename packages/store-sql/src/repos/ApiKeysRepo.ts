@@ -1,0 +1,51 @@
+/** API keys, stored with the SHA-256 hash of their token (never the token). */
+import { ApiKey, ApiKeysRepo } from "@costline/core"
+import { Effect, Layer, Schema } from "effect"
+import { DbDateTime, dbJson, isoText, isoTextOrNull, jsonText } from "../Columns.js"
+import { RepoContext } from "./RepoContext.js"
+
+const ApiKeyRow = Schema.Struct({
+  ...ApiKey.fields,
+  scopes: dbJson(ApiKey.fields.scopes),
+  created_at: DbDateTime,
+  expires_at: Schema.NullOr(DbDateTime),
+  revoked_at: Schema.NullOr(DbDateTime)
+})
+
+export const make = Effect.gen(function*() {
+  const { errors, reader, sql, write } = yield* RepoContext
+  const apiKeys = reader(ApiKeyRow, (row) => new ApiKey(row, { disableValidation: true }))
+  const columns = sql.literal("id, organization_id, name, access, scopes, prefix, created_at, expires_at, revoked_at")
+
+  return ApiKeysRepo.of({
+    // The hash is random and unique by construction: a collision would be a bug, hence no AlreadyExists.
+    insert: (key, tokenHash) =>
+      write(
+        sql`INSERT INTO api_keys ${
+          sql.insert({
+            id: key.id,
+            organization_id: key.organization_id,
+            name: key.name,
+            access: key.access,
+            scopes: jsonText(key.scopes),
+            prefix: key.prefix,
+            token_hash: tokenHash,
+            created_at: isoText(key.created_at),
+            expires_at: isoTextOrNull(key.expires_at),
+            revoked_at: isoTextOrNull(key.revoked_at)
+          })
+        }`.pipe(Effect.asVoid, errors.orUnavailable)
+      ),
+    findByHash: (tokenHash) => apiKeys.first(sql`SELECT ${columns} FROM api_keys WHERE token_hash = ${tokenHash}`),
+    findById: (organizationId, id) =>
+      apiKeys.first(sql`SELECT ${columns} FROM api_keys WHERE organization_id = ${organizationId} AND id = ${id}`),
+    revoke: (organizationId, id, at) =>
+      write(
+        sql`UPDATE api_keys SET revoked_at = ${isoText(at)}
+            WHERE organization_id = ${organizationId} AND id = ${id} AND revoked_at IS NULL
+            RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), errors.orUnavailable)
+      )
+  })
+})
+
+export const layer = Layer.effect(ApiKeysRepo, make)

@@ -1,0 +1,73 @@
+/**
+ * The audit log on SQL: appended inside the caller's transaction, read in the dialect's commit
+ * order (see `AuditOrdering`), filtered by the export's conditions.
+ */
+import { AuditRecord, AuditRepo } from "@costline/core"
+import { Effect, Layer, Schema } from "effect"
+import { DbDateTime, dbJson, isoText, jsonText, rowDecoder } from "../Columns.js"
+import { auditFilterConditions } from "./AuditFilters.js"
+import { RepoContext } from "./RepoContext.js"
+
+const AuditRow = Schema.Struct({
+  ...AuditRecord.fields,
+  changed_at: DbDateTime,
+  old_values: dbJson(AuditRecord.fields.old_values),
+  new_values: dbJson(AuditRecord.fields.new_values)
+})
+
+const valuesText = (values: AuditRecord["old_values"]) => (values === null ? null : jsonText(values))
+
+export const make = Effect.gen(function*() {
+  const { dialect, errors, sql, write } = yield* RepoContext
+  const ordering = dialect.audit
+  // The row schema has already validated every field: checking again in the constructor doubled the cost.
+  const decodeRecords = rowDecoder(AuditRow, (row) => new AuditRecord(row, { disableValidation: true }))
+  const columns = sql.literal(
+    "id, organization_id, changed_at, kind, resource, event_type, table_name, record_id, operation, status, " +
+      "changed_by, changed_by_type, old_values, new_values, request_id"
+  )
+
+  return AuditRepo.of({
+    append: (record) =>
+      write(
+        sql`INSERT INTO audit_records ${
+          sql.insert({
+            id: record.id,
+            organization_id: record.organization_id,
+            changed_at: isoText(record.changed_at),
+            kind: record.kind,
+            resource: record.resource,
+            event_type: record.event_type,
+            table_name: record.table_name,
+            record_id: record.record_id,
+            operation: record.operation,
+            status: record.status,
+            changed_by: record.changed_by,
+            changed_by_type: record.changed_by_type,
+            old_values: valuesText(record.old_values),
+            new_values: valuesText(record.new_values),
+            request_id: record.request_id
+          })
+        }`.pipe(Effect.asVoid, errors.orUnavailable)
+      ),
+    page: (query) =>
+      Effect.gen(function*() {
+        const after = query.after === undefined ? [] : [yield* ordering.after(query.after, query.order)]
+        const conditions = [
+          sql`organization_id = ${query.organizationId}`,
+          ordering.visible,
+          ...after,
+          ...auditFilterConditions(sql, query.filters)
+        ]
+        const rows = yield* sql<Record<string, unknown>>`
+          SELECT ${columns}, ${ordering.positionColumns} FROM audit_records
+          WHERE ${sql.and(conditions)}
+          ORDER BY ${ordering.orderBy(query.order)}
+          LIMIT ${query.limit}`.pipe(errors.orUnavailable)
+        const records = yield* decodeRecords(rows)
+        return records.map((record, index) => ({ record, position: ordering.positionOf(rows[index]!) }))
+      })
+  })
+})
+
+export const layer = Layer.effect(AuditRepo, make)

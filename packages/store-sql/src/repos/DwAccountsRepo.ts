@@ -1,0 +1,70 @@
+/**
+ * Warehouse accounts. The sealed private key lives in its own column, `sealed_private_key`, which
+ * only `findCredentials` reads; updates are compare-and-set on the stored etag.
+ */
+import { DwAccount, DwAccountsRepo, SealedSecret } from "@costline/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { DbDateTime, dbJson, isoText, isoTextOrNull, jsonText } from "../Columns.js"
+import { RepoContext } from "./RepoContext.js"
+
+const DwAccountRow = Schema.Struct({
+  ...DwAccount.fields,
+  credentials_updated_at: Schema.NullOr(DbDateTime),
+  created_at: DbDateTime,
+  updated_at: DbDateTime
+})
+
+const SealedRow = Schema.Struct({ sealed_private_key: Schema.NullOr(dbJson(SealedSecret)) })
+
+/** The columns every write sets from the account; the key column only when a key is given. */
+const accountColumns = (account: DwAccount) => ({
+  name: account.name,
+  authentication_method: account.authentication_method,
+  username: account.username,
+  public_key_fingerprint: account.public_key_fingerprint,
+  credentials_updated_at: isoTextOrNull(account.credentials_updated_at),
+  updated_at: isoText(account.updated_at),
+  etag: account.etag
+})
+
+const sealedColumn = (sealed: SealedSecret) => ({ sealed_private_key: jsonText(Schema.encodeSync(SealedSecret)(sealed)) })
+
+export const make = Effect.gen(function*() {
+  const { errors, reader, sql, write } = yield* RepoContext
+  const accounts = reader(DwAccountRow, (row) => new DwAccount(row))
+  const sealedKeys = reader(SealedRow, (row) => Option.fromNullable(row.sealed_private_key))
+  const columns = sql.literal(
+    "id, organization_id, name, authentication_method, username, public_key_fingerprint, " +
+      "credentials_updated_at, created_at, updated_at, etag"
+  )
+
+  return DwAccountsRepo.of({
+    insert: (account) =>
+      write(
+        sql`INSERT INTO dw_accounts ${
+          sql.insert({
+            id: account.id,
+            organization_id: account.organization_id,
+            created_at: isoText(account.created_at),
+            ...accountColumns(account)
+          })
+        }`.pipe(Effect.asVoid, errors.orUnavailable)
+      ),
+    findById: (organizationId, id) =>
+      accounts.first(sql`SELECT ${columns} FROM dw_accounts WHERE organization_id = ${organizationId} AND id = ${id}`),
+    // One statement checks the etag and writes: of two writers that read the same etag, one wins.
+    update: (account, change) =>
+      write(
+        sql`UPDATE dw_accounts
+            SET ${sql.update({ ...accountColumns(account), ...(change.credentials ? sealedColumn(change.credentials) : {}) })}
+            WHERE organization_id = ${account.organization_id} AND id = ${account.id} AND etag = ${change.expectedEtag}
+            RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), errors.orUnavailable)
+      ),
+    findCredentials: (organizationId, id) =>
+      sealedKeys.first(
+        sql`SELECT sealed_private_key FROM dw_accounts WHERE organization_id = ${organizationId} AND id = ${id}`
+      ).pipe(Effect.map(Option.flatten))
+  })
+})
+
+export const layer = Layer.effect(DwAccountsRepo, make)

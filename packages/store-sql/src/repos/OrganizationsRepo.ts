@@ -1,0 +1,40 @@
+/** Organizations (tenants) on SQL. */
+import { AlreadyExists, Organization, OrganizationsRepo } from "@costline/core"
+import { Effect, Layer, Schema } from "effect"
+import { DbDateTime, dbJson, isoText, jsonText } from "../Columns.js"
+import { RepoContext } from "./RepoContext.js"
+
+const OrganizationRow = Schema.Struct({
+  ...Organization.fields,
+  settings: dbJson(Organization.fields.settings),
+  created_at: DbDateTime
+})
+
+export const make = Effect.gen(function*() {
+  const { errors, reader, sql, write } = yield* RepoContext
+  const organizations = reader(OrganizationRow, (row) => new Organization(row))
+
+  return OrganizationsRepo.of({
+    insert: (organization) =>
+      write(
+        sql`INSERT INTO organizations ${
+          sql.insert({
+            id: organization.id,
+            name: organization.name,
+            settings: jsonText(organization.settings),
+            created_at: isoText(organization.created_at)
+          })
+        }`.pipe(errors.uniqueAs(() => new AlreadyExists({ message: `organization ${organization.id} already exists` })))
+      ),
+    findById: (id) => organizations.first(sql`SELECT id, name, settings, created_at FROM organizations WHERE id = ${id}`),
+    updateSettings: (id, settings) =>
+      write(
+        sql`UPDATE organizations SET settings = ${jsonText(settings)} WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          errors.orUnavailable
+        )
+      )
+  })
+})
+
+export const layer = Layer.effect(OrganizationsRepo, make)

@@ -1,0 +1,35 @@
+/** What every repository needs: the client, the dialect's error mapping, the write lock and row decoding. */
+import { Transactor } from "@costline/core"
+import { SqlClient } from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Array as Arr, Effect, type Schema } from "effect"
+import { rowDecoder } from "../Columns.js"
+import { SqlDialect } from "../SqlDialect.js"
+import { makeStoreErrors } from "../StoreErrors.js"
+
+type Rows = Effect.Effect<ReadonlyArray<unknown>, SqlError>
+
+export const RepoContext = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const dialect = yield* SqlDialect
+  const transactor = yield* Transactor
+  const errors = makeStoreErrors(dialect.classify)
+  return {
+    sql,
+    dialect,
+    errors,
+    /**
+     * Every write runs through the Transactor, so it takes the store's write lock the same way
+     * (SQLite: BEGIN IMMEDIATE, never a busy wait on the event loop) and, inside a caller's
+     * transaction, runs as a savepoint: a write that fails with a typed error (a duplicate)
+     * leaves the caller's transaction usable, also on Postgres.
+     */
+    write: transactor.withTransaction,
+    /** Reads of one table: rows decoded by a schema compiled once, SQL failures mapped. */
+    reader: <Row, I, A>(row: Schema.Schema<Row, I>, toDomain: (row: Row) => A) => {
+      const decode = rowDecoder(row, toDomain)
+      const all = (rows: Rows) => rows.pipe(Effect.flatMap(decode), errors.orUnavailable)
+      return { all, first: (rows: Rows) => all(rows).pipe(Effect.map(Arr.head)) }
+    }
+  }
+})

@@ -1,0 +1,204 @@
+/**
+ * Usage records: appended in multi-row INSERTs, and scanned for attribution a month at a time,
+ * handed over in bounded batches, each store the way it reads fastest while seeing one state of
+ * the store throughout.
+ *
+ * SQLite reads the month in keyset batches in `seq` order, which is the order rows were written
+ * and so (near enough) the order they lie on disk; following the (organization_id, start_time)
+ * index instead would fetch each row from a random page, several times slower once the table
+ * outgrows the cache. The index still bounds the scan: it gives the lowest and highest `seq` of
+ * the month's rows, and only that span is read (tight when months are imported in order, wider
+ * but never wrong when a file mixes them). The highest `seq` is also the snapshot: one writer at a
+ * time, so every row committed after the scan began has a higher one.
+ *
+ * Postgres hands out `seq` at INSERT, not at COMMIT, so there the scan is one statement read
+ * through a cursor (`FETCH` a batch at a time) inside a REPEATABLE READ, READ ONLY transaction (a
+ * reader that takes no transaction id and holds back nobody). Keyset batches would leave each
+ * batch's plan to row estimates that a fresh bulk import has not updated yet.
+ */
+import { type OrganizationId, type UsageRecord, UsageRecordsRepo, type UsageScan } from "@costline/core"
+import { TransactionConnection } from "@effect/sql/SqlClient"
+import { type Context, Effect, Layer, Option } from "effect"
+import { isoText } from "../Columns.js"
+import type { SqlValue } from "../SqlDialect.js"
+import { RepoContext } from "./RepoContext.js"
+
+/** Rows per INSERT: at 22 parameters a row, far below both databases' parameter limits. */
+const ROWS_PER_INSERT = 500
+/** Rows per scan query: large enough to amortise a round trip, small enough to never matter in memory. */
+const ROWS_PER_SCAN = 5000
+
+type Kind = "timestamp" | "number" | "text" | "boolean" | "json"
+
+/** How each field of a usage record is stored; one column per field, named alike. */
+const KINDS = {
+  start_time: "timestamp",
+  credits: "number",
+  warehouse_name: "text",
+  warehouse_size: "text",
+  user_name: "text",
+  role_name: "text",
+  database_name: "text",
+  schema_name: "text",
+  query_tag: "text",
+  query_type: "text",
+  service_type: "text",
+  is_serverless: "boolean",
+  execution_time_ms: "number",
+  bytes_scanned: "number",
+  accessed_databases: "json",
+  tags: "json",
+  dbt_project: "text",
+  dbt_model: "text",
+  account_name: "text",
+  region: "text",
+  dw_organization_name: "text"
+} as const satisfies Record<keyof UsageRecord, Kind>
+
+const FIELDS = Object.entries(KINDS) as ReadonlyArray<readonly [keyof UsageRecord, Kind]>
+
+const toColumn = (kind: Kind, value: unknown, boolean: (flag: boolean) => SqlValue): SqlValue => {
+  if (value === undefined || value === null) return null
+  switch (kind) {
+    case "timestamp":
+      return isoText(value as Date)
+    case "boolean":
+      return boolean(value as boolean)
+    case "json":
+      return JSON.stringify(value)
+    default:
+      return value as string | number
+  }
+}
+
+/** Accepts what either driver returns: ISO text or `Date`, 0/1 or booleans, JSON text or parsed jsonb. */
+const fromColumn = (kind: Kind, value: unknown): unknown => {
+  switch (kind) {
+    case "timestamp":
+      return value instanceof Date ? value : new Date(value as string)
+    case "number":
+      return Number(value)
+    case "boolean":
+      return value === true || value === 1
+    case "json":
+      return typeof value === "string" ? JSON.parse(value) : value
+    case "text":
+      return value
+  }
+}
+
+/**
+ * A scanned row, given how to read the value of the i-th field. Rows are mapped by hand rather
+ * than decoded with a schema: a report reads every row of a month, millions of them, and the
+ * columns were written from validated records. A stored NULL becomes an absent field, which
+ * filters treat exactly like null.
+ */
+const toRecord = (valueOf: (field: keyof UsageRecord, i: number) => unknown): UsageRecord => {
+  const record: Record<string, unknown> = {}
+  for (let i = 0; i < FIELDS.length; i++) {
+    const [field, kind] = FIELDS[i]!
+    const value = valueOf(field, i)
+    if (value !== null && value !== undefined) record[field] = fromColumn(kind, value)
+  }
+  return record as unknown as UsageRecord
+}
+
+/** SQLite rows come as arrays (far cheaper for better-sqlite3 to build than objects): `seq`, then FIELDS. */
+const fromValues = (row: ReadonlyArray<unknown>) => toRecord((_, i) => row[i + 1])
+const fromObject = (row: Readonly<Record<string, unknown>>) => toRecord((field) => row[field])
+
+export const make = Effect.gen(function*() {
+  const { dialect, errors, sql, write } = yield* RepoContext
+  const columns = sql.literal(FIELDS.map(([field]) => field).join(", "))
+
+  const toRow = (organizationId: OrganizationId, record: UsageRecord) => {
+    const row: Record<string, SqlValue> = { organization_id: organizationId }
+    for (const [field, kind] of FIELDS) row[field] = toColumn(kind, record[field], dialect.boolean)
+    return row
+  }
+
+  /** The span of `seq` holding the scan's rows (none when it has none), from the time index alone. */
+  const seqSpan = (scan: UsageScan) =>
+    sql<{ readonly first: unknown; readonly last: unknown }>`
+      SELECT min(seq) AS first, max(seq) AS last FROM usage_records
+      WHERE organization_id = ${scan.organizationId}
+        AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}`.pipe(
+      Effect.map(([span]) => (span?.first == null ? Option.none() : Option.some({ first: span.first, last: span.last })))
+    )
+
+  // SQLite would rather take the time index and sort (it has no statistics to know better):
+  // NOT INDEXED leaves it the rowid range. `seq > after`: each batch continues where the last ended.
+  const batch = (scan: UsageScan, after: unknown, last: unknown) =>
+    sql`
+      SELECT seq, ${columns} FROM usage_records NOT INDEXED
+      WHERE seq > ${after as SqlValue} AND seq <= ${last as SqlValue}
+        AND organization_id = ${scan.organizationId}
+        AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}
+      ORDER BY seq
+      LIMIT ${ROWS_PER_SCAN}`.values
+
+  const keysetScan = <E>(scan: UsageScan, onBatch: (records: ReadonlyArray<UsageRecord>) => Effect.Effect<void, E>) =>
+    Effect.gen(function*() {
+      const span = yield* seqSpan(scan)
+      if (Option.isNone(span)) return
+      // Just before the first row: `seq` is a positive integer, so first - 1 excludes nothing.
+      let after: unknown = Number(span.value.first) - 1
+      for (;;) {
+        const rows = yield* batch(scan, after, span.value.last)
+        if (rows.length > 0) yield* onBatch(rows.map(fromValues))
+        if (rows.length < ROWS_PER_SCAN) return
+        after = rows[rows.length - 1]![0]
+      }
+    })
+
+  // A cursor declared by hand, not the driver's (which fetches 128 rows per round trip).
+  const cursorScan = <E>(scan: UsageScan, onBatch: (records: ReadonlyArray<UsageRecord>) => Effect.Effect<void, E>) =>
+    Effect.gen(function*() {
+      yield* sql`
+        DECLARE usage_scan NO SCROLL CURSOR FOR
+        SELECT ${columns} FROM usage_records
+        WHERE organization_id = ${scan.organizationId}
+          AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}`
+      for (;;) {
+        const rows = yield* sql<Record<string, unknown>>`FETCH FORWARD ${sql.literal(String(ROWS_PER_SCAN))} FROM usage_scan`
+        if (rows.length > 0) yield* onBatch(rows.map(fromObject))
+        if (rows.length < ROWS_PER_SCAN) return
+      }
+    }).pipe(
+      // Inside a caller's transaction the cursor would outlive a failed batch; the transaction of
+      // its own ends with the scan anyway. A CLOSE that fails (the transaction failed) is moot.
+      Effect.ensuring(Effect.ignore(sql`CLOSE usage_scan`))
+    )
+
+  /** One snapshot for the whole scan, unless the caller's transaction already is one. */
+  const inSnapshot = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.flatMap(Effect.serviceOption(TransactionConnection), (transaction) =>
+      Option.isSome(transaction)
+        ? effect
+        : sql.withTransaction(Effect.zipRight(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`, effect)))
+
+  return UsageRecordsRepo.of({
+    insert: (organizationId, records) =>
+      write(
+        Effect.forEach(
+          Array.from({ length: Math.ceil(records.length / ROWS_PER_INSERT) }, (_, i) =>
+            records.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT)),
+          (chunk) => sql`INSERT INTO usage_records ${sql.insert(chunk.map((record) => toRow(organizationId, record)))}`,
+          { discard: true }
+        ).pipe(errors.orUnavailable)
+      ),
+
+    // Batches are handled in the caller's own context, never inside the scan's read-only snapshot.
+    scan: <E, R>(scan: UsageScan, onBatch: (records: ReadonlyArray<UsageRecord>) => Effect.Effect<void, E, R>) =>
+      Effect.flatMap(Effect.context<R>(), (context) => {
+        // Replaces the context, not merges into it: the snapshot's connection must not leak into onBatch.
+        const handle = (records: ReadonlyArray<UsageRecord>) => Effect.mapInputContext(onBatch(records), (_: Context.Context<never>) => context)
+        return sql.onDialectOrElse({
+          pg: () => inSnapshot(cursorScan(scan, handle)),
+          orElse: () => keysetScan(scan, handle)
+        })
+      }).pipe(errors.orUnavailable, errors.unavailableDefects)
+  })
+})
+
+export const layer = Layer.effect(UsageRecordsRepo, make)

@@ -1,0 +1,60 @@
+/**
+ * The embedded store: every core repository over one SQLite file (or `:memory:`), migrated when
+ * the layer is built. Safe to share a file between processes (a server and the CLI): WAL lets
+ * readers run beside the single writer, writers take the lock with BEGIN IMMEDIATE and wait up to
+ * `busyTimeout` for one another.
+ */
+import { MemoryRateLimitRepoLive, StoreUnavailable, Transactor } from "@costline/core"
+import { makeStoreErrors, makeStoreLayer, runMigrations } from "@costline/store-sql"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { SqlClient } from "@effect/sql/SqlClient"
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { Context, Duration, Effect, Layer } from "effect"
+import { migrations } from "./migrations/index.js"
+import * as SqliteDialect from "./SqliteDialect.js"
+import * as SqliteTransactor from "./SqliteTransactor.js"
+
+export interface SqliteStoreOptions {
+  /** A file path, or `:memory:` for a private in-memory database. */
+  readonly filename: string
+  /** Apply pending migrations while the layer is built (default `true`). */
+  readonly migrate?: boolean | undefined
+  /** How long a statement waits for another process's write lock (default 5 seconds). */
+  readonly busyTimeout?: Duration.DurationInput | undefined
+}
+
+const DEFAULT_BUSY_TIMEOUT = Duration.seconds(5)
+
+/** The connection, opened with the settings every statement relies on. */
+const client = (options: SqliteStoreOptions) =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      // better-sqlite3 throws from its constructor (missing directory, not a database, ...).
+      const sql = yield* SqliteClient.make({ filename: options.filename }).pipe(
+        Effect.catchAllDefect((defect) =>
+          Effect.fail(
+            new StoreUnavailable({ message: `cannot open SQLite database ${options.filename}: ${String(defect)}` })
+          )
+        )
+      )
+      const busyMillis = Math.round(Duration.toMillis(options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT))
+      yield* Effect.forEach([`PRAGMA busy_timeout = ${busyMillis}`, "PRAGMA foreign_keys = ON"], (pragma) =>
+        sql.unsafe(pragma)).pipe(makeStoreErrors(SqliteDialect.classify).orUnavailable)
+      return Context.make(SqlClient, sql)
+    })
+  ).pipe(Layer.provide(Reactivity.layer))
+
+/** Applies pending migrations, one process at a time; returns those this call applied. */
+const migrate = Effect.flatMap(Transactor, (transactor) => runMigrations(migrations, transactor.withTransaction))
+
+/** Provides core's `Repositories` and the `SqlClient`. */
+export const layer = (options: SqliteStoreOptions) =>
+  makeStoreLayer({
+    client: client(options),
+    dialect: SqliteDialect.layer,
+    transactor: SqliteTransactor.layer(options.filename),
+    migrate: options.migrate === false ? undefined : migrate,
+    migrations,
+    // One process serves HTTP over a SQLite file, so its budgets live in memory.
+    rateLimits: MemoryRateLimitRepoLive
+  })

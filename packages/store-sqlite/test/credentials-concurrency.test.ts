@@ -1,0 +1,8 @@
+import { credentialsConcurrencyContract } from "@costline/core/testing"
+import { SqliteStore } from "@costline/store-sqlite"
+import { useTempDirectory } from "./support/tempDatabase.js"
+
+const databaseFile = useTempDirectory()
+
+// Two instances over one file, as a server and the CLI share it.
+credentialsConcurrencyContract("SQLite file", () => SqliteStore.layer({ filename: databaseFile("credentials.db") }))
