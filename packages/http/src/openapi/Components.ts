@@ -95,6 +95,7 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   401: "Missing or invalid credentials",
   403: "The credential may not do this, or belongs to another organization",
   404: "No such resource in this organization",
+  405: "The path exists, but not with this method: see `Allow`",
   408: "The request body did not arrive within the read timeout",
   409: "Conflicts with the current state",
   412: "`If-Match` does not match the current ETag",

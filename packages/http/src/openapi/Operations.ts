@@ -30,13 +30,17 @@ export interface OperationContext {
   readonly tagged: boolean
 }
 
-/** Statuses any operation can answer: credentials, tenant, validation, rate limit, store outage. */
-const EVERY_OPERATION = [400, 401, 403, 422, 429, 503]
 /**
- * And those of a method that may carry a body: too slow, too large, not JSON. Checked before the
- * route is known, so also where the operation declares no body.
+ * Statuses any operation can answer — the spec's list for every v2 operation: malformed request,
+ * credentials, permission or tenant, unknown id, method (a path that normalises onto another
+ * route), slow body, validation, rate limit, internal error, store outage.
  */
-const WITH_BODY = [408, 413, 415]
+const EVERY_OPERATION = [400, 401, 403, 404, 405, 408, 422, 429, 500, 503]
+/**
+ * And those of a method that may carry a body: too large, not JSON. Checked before the route is
+ * known, so also where the operation declares no body.
+ */
+const WITH_BODY = [413, 415]
 const BODY_METHODS: ReadonlyArray<Method> = ["post", "put", "patch", "delete"]
 
 const isError = (status: string) => Number(status) >= 400
