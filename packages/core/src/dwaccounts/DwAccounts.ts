@@ -17,7 +17,8 @@ import {
   NotFound,
   type PreconditionFailed,
   type StoreUnavailable,
-  ValidationFailed
+  ValidationFailed,
+  orNotFound
 } from "../shared/Errors.js"
 import * as ETag from "../shared/ETag.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
@@ -101,10 +102,7 @@ export const make = Effect.gen(function*() {
   const organizations = yield* Organizations
 
   const get = (organizationId: OrganizationId, id: DwAccountId) =>
-    Effect.flatMap(repo.findById(organizationId, id), Option.match({
-      onNone: () => Effect.fail(new NotFound({ resource: "dw account", id })),
-      onSome: Effect.succeed
-    }))
+    repo.findById(organizationId, id).pipe(orNotFound("dw account", id))
 
   const sealKey = (account: DwAccount, key: PrivateKey.PrivateKeyInput, keyField: string | undefined) =>
     Effect.gen(function*() {

@@ -1,8 +1,8 @@
 /** Organizations (tenants). Created by operators (CLI, seed, host apps), not through the API. */
-import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Context, DateTime, Effect, Layer, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { Actor } from "../shared/Actor.js"
-import { type AlreadyExists, NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import { type AlreadyExists, NotFound, orNotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import { Organization } from "./Domain.js"
@@ -33,12 +33,7 @@ export const make = Effect.gen(function*() {
   const tx = yield* Transactor
 
   const get = (id: OrganizationId) =>
-    repo.findById(id).pipe(
-      Effect.flatMap(Option.match({
-        onNone: () => Effect.fail(new NotFound({ resource: "organization", id })),
-        onSome: Effect.succeed
-      }))
-    )
+    repo.findById(id).pipe(orNotFound("organization", id))
 
   return Organizations.of({
     create: (input) =>

@@ -1,9 +1,9 @@
 /** Members of an organization, and their direct organization-wide role. */
-import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Context, DateTime, Effect, Layer, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { AuditEntry } from "../audit/Domain.js"
 import type { Actor } from "../shared/Actor.js"
-import { AlreadyExists, NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import { AlreadyExists, NotFound, orNotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import { TeamMembersRepo } from "../teams/Repo.js"
@@ -51,12 +51,7 @@ export const make = Effect.gen(function*() {
   const tx = yield* Transactor
 
   const findByEmail = (organizationId: OrganizationId, email: string) =>
-    users.findByEmail(organizationId, normalizeEmail(email)).pipe(
-      Effect.flatMap(Option.match({
-        onNone: () => Effect.fail(new NotFound({ resource: "user", id: email })),
-        onSome: Effect.succeed
-      }))
-    )
+    users.findByEmail(organizationId, normalizeEmail(email)).pipe(orNotFound("user", email))
 
   return Users.of({
     findByEmail,

@@ -2,7 +2,7 @@
  * The typed failures of the domain. They carry no HTTP knowledge: the http package maps each
  * tag to a status and a body (problem+json for v2, FastAPI `detail` for v1).
  */
-import { Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 
 /** One field-level problem, addressed by a dotted path such as `body.name` or `filters[2].value`. */
 export class FieldIssue extends Schema.Class<FieldIssue>("FieldIssue")({
@@ -44,6 +44,14 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
     return `${this.resource} ${this.id} not found`
   }
 }
+
+/** A repository lookup that found nothing becomes `NotFound` for the named resource. */
+export const orNotFound = (resource: string, id: string) =>
+<A, E, R>(self: Effect.Effect<Option.Option<A>, E, R>): Effect.Effect<A, E | NotFound, R> =>
+  Effect.flatMap(self, Option.match({
+    onNone: () => Effect.fail(new NotFound({ resource, id })),
+    onSome: Effect.succeed
+  }))
 
 /** A uniqueness rule was broken (a second all-users team, a duplicate name, ...). */
 export class AlreadyExists extends Schema.TaggedError<AlreadyExists>()("AlreadyExists", {

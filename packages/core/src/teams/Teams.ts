@@ -1,11 +1,11 @@
 /** The teams service. Every change appends its `teams` audit record in the same transaction. */
-import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
+import { Context, DateTime, Effect, Either, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { ScopedRole } from "../identity/RoleAssignment.js"
 import type { Actor } from "../shared/Actor.js"
 import { STALE, untilWritten } from "../shared/CompareAndSet.js"
 import type { Conflict, InvalidPageToken, PreconditionFailed, ValidationFailed } from "../shared/Errors.js"
-import { AlreadyExists, NotFound, type StoreUnavailable } from "../shared/Errors.js"
+import { AlreadyExists, NotFound, orNotFound, type StoreUnavailable } from "../shared/Errors.js"
 import * as ETag from "../shared/ETag.js"
 import { newId, type OrganizationId, type TeamId } from "../shared/Ids.js"
 import type { KeysetRequest, OffsetRequest, RequestFields } from "../shared/Listing.js"
@@ -86,12 +86,7 @@ export const make = Effect.gen(function*() {
   const tx = yield* Transactor
 
   const get = (organizationId: OrganizationId, id: TeamId) =>
-    repo.findById(organizationId, id).pipe(
-      Effect.flatMap(Option.match({
-        onNone: () => Effect.fail(new NotFound({ resource: "team", id })),
-        onSome: Effect.succeed
-      }))
-    )
+    repo.findById(organizationId, id).pipe(orNotFound("team", id))
 
   const counts = (team: Team) =>
     Effect.all({ member_count: content.countMembers(team), role_count: content.countRoles(team) })

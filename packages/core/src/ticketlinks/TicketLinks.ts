@@ -1,5 +1,5 @@
 /** The ticket links service. Every link created appends its `ticket_links` audit record in the same transaction. */
-import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Effect, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { Actor } from "../shared/Actor.js"
 import {
@@ -7,7 +7,8 @@ import {
   type InvalidPageToken,
   NotFound,
   type StoreUnavailable,
-  type ValidationFailed
+  type ValidationFailed,
+  orNotFound
 } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
 import { keysetOf, ListCursors } from "../shared/Listing.js"
@@ -100,10 +101,7 @@ export const make = Effect.gen(function*() {
     }))
 
   const get = (organizationId: OrganizationId, id: TicketLinkId) =>
-    Effect.flatMap(repo.findById(organizationId, id), Option.match({
-      onNone: () => Effect.fail(new NotFound({ resource: "ticket link", id })),
-      onSome: Effect.succeed
-    }))
+    repo.findById(organizationId, id).pipe(orNotFound("ticket link", id))
 
   const list = (organizationId: OrganizationId, query: ListQuery) => {
     const item: ItemRef = { organizationId, itemType: query.item_type, itemId: query.item_id }

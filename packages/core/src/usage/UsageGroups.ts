@@ -16,7 +16,8 @@ import {
   NotFound,
   type PreconditionFailed,
   type StoreUnavailable,
-  ValidationFailed
+  ValidationFailed,
+  orNotFound
 } from "../shared/Errors.js"
 import * as ETag from "../shared/ETag.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
@@ -105,11 +106,6 @@ const auditedGroupValues = (group: UsageGroup) => ({ usage_group_set_id: group.u
 const parseIfMatch = (ifMatch: string | undefined) =>
   ifMatch === undefined ? Effect.succeed(undefined) : ETag.parse("if-match", ifMatch)
 
-const orNotFound = <A>(resource: string, id: string) =>
-  Effect.flatMap((found: Option.Option<A>) =>
-    Option.match(found, { onNone: () => Effect.fail(new NotFound({ resource, id })), onSome: Effect.succeed })
-  )
-
 export const make = Effect.gen(function*() {
   const repo = yield* UsageGroupsRepo
   const teams = yield* TeamsRepo
@@ -118,10 +114,10 @@ export const make = Effect.gen(function*() {
   const tx = yield* Transactor
 
   const getSet = (organizationId: OrganizationId, id: UsageGroupSetId) =>
-    repo.findSet(organizationId, id).pipe(orNotFound<UsageGroupSet>("usage group set", id))
+    repo.findSet(organizationId, id).pipe(orNotFound("usage group set", id))
 
   const getGroup = (organizationId: OrganizationId, setId: UsageGroupSetId, id: UsageGroupId) =>
-    repo.findGroup(organizationId, setId, id).pipe(orNotFound<UsageGroup>("usage group", id))
+    repo.findGroup(organizationId, setId, id).pipe(orNotFound("usage group", id))
 
   const requireTeam = (organizationId: OrganizationId, input: CreateUsageGroupSet) =>
     input.team_id === null
