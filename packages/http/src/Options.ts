@@ -8,7 +8,8 @@ import {
   type Repositories,
   Secrets
 } from "@costline/core"
-import type { ConfigError, Duration, Layer } from "effect"
+import { HttpMiddleware } from "@effect/platform"
+import { type ConfigError, type Duration, Layer } from "effect"
 import { DEFAULT_MAX_BODY_BYTES } from "./middleware/BodyLimits.js"
 import type { CorsOptions } from "./middleware/Cors.js"
 import { DEFAULT_POLICY, type DeprecationPolicy } from "./middleware/Deprecation.js"
@@ -43,6 +44,11 @@ export interface ApiOptions<E = never> {
    * the built-in deterministic rewriter.
    */
   readonly analysis?: Layer.Layer<QueryAnalyzer | CodeChanges, ConfigError.ConfigError> | undefined
+  /**
+   * Spans for every request and every SQL statement. Default off: unless the runtime has a tracer
+   * that exports them (e.g. `@effect/opentelemetry`), they only cost CPU on every request.
+   */
+  readonly tracing?: boolean | undefined
 }
 
 export const secretsLayer = (options: ApiOptions<unknown>) => options.secrets ?? Secrets.layerFromConfigOrEphemeral
@@ -52,6 +58,16 @@ export const analysisLayer = (options: ApiOptions<unknown>) => options.analysis 
 /** The rate-limit policy in force, or `false` when it is off. */
 export const rateLimitPolicy = (options: ApiOptions<unknown>): RateLimitPolicy | false =>
   options.rateLimit ?? DEFAULT_RATE_LIMIT_POLICY
+
+/** Turns span creation off (HTTP server spans and `@effect/sql` statement spans) unless asked for. */
+export const tracingLayer = (options: ApiOptions<unknown>): Layer.Layer<never> =>
+  options.tracing === true
+    ? Layer.empty
+    : Layer.mergeAll(
+      Layer.setTracerEnabled(false),
+      // The platform's server middleware reads this before it builds a span's attributes.
+      Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
+    )
 
 export const pipelineOptions = (options: ApiOptions<unknown>): PipelineOptions => {
   const rateLimit = rateLimitPolicy(options)

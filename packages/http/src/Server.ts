@@ -2,13 +2,14 @@
  * The bundled server: the API on a node:http server. A layer, so it runs as long as its scope:
  * `Layer.launch(serve(...))` under `NodeRuntime.runMain` serves until SIGINT/SIGTERM, then stops
  * accepting connections, lets in-flight requests finish (`GracefulShutdown`) and only then closes
- * the store. Logs are JSON lines.
+ * the store. Logs are JSON lines, written in batches.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { type Duration, Layer, Logger } from "effect"
+import { type Duration, Layer } from "effect"
 import * as GracefulShutdown from "./GracefulShutdown.js"
 import { ApiLive } from "./Layers.js"
+import * as JsonLines from "./logging/JsonLines.js"
 import type { ApiOptions } from "./Options.js"
 
 export interface ServeOptions<E> extends ApiOptions<E> {
@@ -29,6 +30,6 @@ export const serve = <E>(options: ServeOptions<E>) => {
     Layer.provideMerge(HttpApiBuilder.serve()),
     Layer.provideMerge(NodeHttpServer.layer(shutdown.createServer, { port: options.port, host: options.host ?? "127.0.0.1" })),
     Layer.provide(ApiLive({ ...options, accessLog: options.accessLog ?? true })),
-    Layer.provide(Logger.json)
+    Layer.provide(JsonLines.layer)
   )
 }
