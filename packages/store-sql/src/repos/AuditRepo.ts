@@ -3,25 +3,23 @@
  * order (see `AuditOrdering`), filtered by the export's conditions.
  */
 import { AuditRecord, AuditRepo } from "@costline/core"
-import { Effect, Layer, Schema } from "effect"
-import { DbDateTime, dbJson, isoText, jsonText, rowDecoder } from "../Columns.js"
+import { Effect, Layer } from "effect"
+import { isoText, jsonText, TrustedColumn, trustedRow } from "../Columns.js"
 import { auditFilterConditions } from "./AuditFilters.js"
 import { RepoContext } from "./RepoContext.js"
 
-const AuditRow = Schema.Struct({
-  ...AuditRecord.fields,
-  changed_at: DbDateTime,
-  old_values: dbJson(AuditRecord.fields.old_values),
-  new_values: dbJson(AuditRecord.fields.new_values)
-})
+/** Audit rows are only ever appended here, from validated records: read without re-validating. */
+const toRecord = trustedRow(
+  AuditRecord.fields,
+  { changed_at: TrustedColumn.dateTime, old_values: TrustedColumn.json, new_values: TrustedColumn.json },
+  (props) => new AuditRecord(props, { disableValidation: true })
+)
 
 const valuesText = (values: AuditRecord["old_values"]) => (values === null ? null : jsonText(values))
 
 export const make = Effect.gen(function*() {
   const { dialect, errors, sql, write } = yield* RepoContext
   const ordering = dialect.audit
-  // The row schema has already validated every field: checking again in the constructor doubled the cost.
-  const decodeRecords = rowDecoder(AuditRow, (row) => new AuditRecord(row, { disableValidation: true }))
   const columns = sql.literal(
     "id, organization_id, changed_at, kind, resource, event_type, table_name, record_id, operation, status, " +
       "changed_by, changed_by_type, old_values, new_values, request_id"
@@ -64,8 +62,7 @@ export const make = Effect.gen(function*() {
           WHERE ${sql.and(conditions)}
           ORDER BY ${ordering.orderBy(query.order)}
           LIMIT ${query.limit}`.pipe(errors.orUnavailable)
-        const records = yield* decodeRecords(rows)
-        return records.map((record, index) => ({ record, position: ordering.positionOf(rows[index]!) }))
+        return rows.map((row) => ({ record: toRecord(row), position: ordering.positionOf(row) }))
       })
   })
 })

@@ -13,32 +13,34 @@ import {
   UpsertResult,
   ViewResult
 } from "@costline/core"
-import { Effect, Layer, Option, Schema } from "effect"
-import { DbBoolean, DbDateTime, dbJson, isoText, jsonText } from "../Columns.js"
+import { Effect, Layer, Option } from "effect"
+import { isoText, jsonText, TrustedColumn, trustedRow } from "../Columns.js"
 import { aggregate } from "./InsightAggregate.js"
 import { insightFilterConditions } from "./InsightFilters.js"
 import { RepoContext } from "./RepoContext.js"
 
-const InsightRow = Schema.Struct({
-  ...Insight.fields,
-  is_current: DbBoolean,
-  details: dbJson(Insight.fields.details),
-  create_time: DbDateTime,
-  update_time: DbDateTime,
-  first_viewed_at: Schema.NullOr(DbDateTime),
-  last_viewed_at: Schema.NullOr(DbDateTime),
-  // A Postgres bigint arrives as a string.
-  view_count: Schema.Union(Schema.NonNegativeInt, Schema.compose(Schema.NumberFromString, Schema.NonNegativeInt))
-})
+/** Insight rows are only written here, from validated insights: read without re-validating. */
+const toInsight = trustedRow(
+  Insight.fields,
+  {
+    is_current: TrustedColumn.boolean,
+    details: TrustedColumn.json,
+    create_time: TrustedColumn.dateTime,
+    update_time: TrustedColumn.dateTime,
+    first_viewed_at: TrustedColumn.nullableDateTime,
+    last_viewed_at: TrustedColumn.nullableDateTime,
+    view_count: TrustedColumn.integer
+  },
+  (props) => new Insight(props, { disableValidation: true })
+)
 
 const COLUMNS = "id, insight_type, title, description, status, assignee, is_current, severity, resource_type, " +
   "resource_id, dw_id, connection_id, potential_savings, details, create_time, update_time, first_viewed_by, " +
   "last_viewed_by, first_viewed_at, last_viewed_at, view_count, etag"
 
 export const make = Effect.gen(function*() {
-  const { dialect, errors, reader, sql, write } = yield* RepoContext
-  // The row schema has just checked every field; the constructor need not check them again.
-  const insights = reader(InsightRow, (row) => new Insight(row, { disableValidation: true }))
+  const { dialect, errors, sql, trustedReader, write } = yield* RepoContext
+  const insights = trustedReader(toInsight)
   const columns = sql.literal(COLUMNS)
   // SQLite's BEGIN IMMEDIATE already holds the whole database; Postgres locks the row.
   const lockRow = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })

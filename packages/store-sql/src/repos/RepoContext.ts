@@ -8,6 +8,7 @@ import { SqlDialect } from "../SqlDialect.js"
 import { makeStoreErrors } from "../StoreErrors.js"
 
 type Rows = Effect.Effect<ReadonlyArray<unknown>, SqlError>
+type TrustedRows = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError>
 
 export const RepoContext = Effect.gen(function*() {
   const sql = yield* SqlClient
@@ -30,6 +31,11 @@ export const RepoContext = Effect.gen(function*() {
       const decode = rowDecoder(row, toDomain)
       const all = (rows: Rows) => rows.pipe(Effect.flatMap(decode), errors.orUnavailable)
       return { all, first: (rows: Rows) => all(rows).pipe(Effect.map(Arr.head)) }
+    },
+    /** Reads of a hot table, its rows mapped without re-validation (see `trustedRow`), SQL failures mapped. */
+    trustedReader: <A>(toDomain: (row: Record<string, unknown>) => A) => {
+      const all = (rows: TrustedRows) => rows.pipe(Effect.map((found) => found.map(toDomain)), errors.orUnavailable)
+      return { all, first: (rows: TrustedRows) => all(rows).pipe(Effect.map(Arr.head)) }
     }
   }
 })

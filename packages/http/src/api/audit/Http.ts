@@ -4,6 +4,7 @@ import { AuditLog } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
+import * as Encoded from "../Encoded.js"
 import * as Respond from "../Respond.js"
 import { toExportQuery } from "./Params.js"
 
@@ -15,6 +16,6 @@ export const AuditHttpLive = HttpApiBuilder.group(CostlineApi, "audit", (handler
         const caller = yield* Caller
         yield* Respond.noStore
         const page = yield* auditLog.export(caller.organizationId, toExportQuery(urlParams))
-        return { items: page.items, page_token: page.page_token, row_count: page.items.length }
+        return Encoded.ok(Encoded.page(Encoded.auditRecord, page.items, page.page_token))
       }))
   }))

@@ -8,6 +8,7 @@ import { ETag, type Insight, InsightQueries, Insights, parseInsightId } from "@c
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
+import * as Encoded from "../Encoded.js"
 import * as Respond from "../Respond.js"
 import { NotModified } from "./Api.js"
 import { toListQuery } from "./Params.js"
@@ -24,7 +25,7 @@ export const InsightsHttpLive = HttpApiBuilder.group(CostlineApi, "insights", (h
         Effect.gen(function*() {
           const caller = yield* Caller
           const page = yield* insights.list(caller.organizationId, toListQuery(urlParams))
-          return { items: page.items, page_token: page.page_token, row_count: page.items.length }
+          return Encoded.ok(Encoded.page(Encoded.insight, page.items, page.page_token))
         }))
       .handle("queryInsights", ({ payload }) => Effect.flatMap(Caller, (caller) => queries.run(caller.organizationId, payload)))
       .handle("getInsight", ({ headers, path }) =>
@@ -36,13 +37,14 @@ export const InsightsHttpLive = HttpApiBuilder.group(CostlineApi, "insights", (h
           if (ifNoneMatch !== undefined && ETag.matchesWeakly(yield* ETag.parse("if-none-match", ifNoneMatch), insight.etag)) {
             return new NotModified()
           }
-          return insight
+          return Encoded.ok(Encoded.insight(insight))
         }))
       .handle("updateInsight", ({ headers, path, payload }) =>
         Effect.gen(function*() {
           const caller = yield* Caller
           const id = yield* parseInsightId(path.insight_id)
-          return yield* withEtag(yield* insights.update(caller.actor, caller.organizationId, id, payload, headers["if-match"]))
+          const updated = yield* withEtag(yield* insights.update(caller.actor, caller.organizationId, id, payload, headers["if-match"]))
+          return Encoded.ok(Encoded.insight(updated))
         }))
       .handle("recordInsightView", ({ path }) =>
         Effect.gen(function*() {

@@ -1,0 +1,44 @@
+/** The hand-written encoders of the hot responses equal `Schema.encode` of the declared schemas. */
+import { AuditRecord, Insight } from "@costline/core"
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, FastCheck, Schema } from "effect"
+import { AuditLogPage, AuditRecordV2 } from "../../src/api/audit/Api.js"
+import * as Encoded from "../../src/api/Encoded.js"
+import { InsightPage } from "../../src/api/insights/Api.js"
+
+const RUNS = { numRuns: 300 }
+
+const samePage = <A>(item: Schema.Schema<A, any>, page: Schema.Schema<any, any>, encode: (value: A) => unknown) =>
+  FastCheck.assert(
+    FastCheck.property(
+      FastCheck.array(Arbitrary.make(item), { maxLength: 5 }),
+      FastCheck.option(FastCheck.string(), { nil: null }),
+      (items, pageToken) => {
+        const declared = Schema.encodeSync(page)({ items, page_token: pageToken, row_count: items.length })
+        expect(Encoded.page(encode, items, pageToken)).toStrictEqual(declared)
+      }
+    ),
+    RUNS
+  )
+
+describe("Encoded", () => {
+  it("auditRecord is Schema.encode of the exported record (no organization_id)", () =>
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(AuditRecord), (record) => {
+        expect(Encoded.auditRecord(record)).toStrictEqual(Schema.encodeSync(AuditRecordV2)(record))
+      }),
+      RUNS
+    ))
+
+  it("insight is Schema.encode(Insight)", () =>
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(Insight), (insight) => {
+        expect(Encoded.insight(insight)).toStrictEqual(Schema.encodeSync(Insight)(insight))
+      }),
+      RUNS
+    ))
+
+  it("an audit page is Schema.encode(AuditLogPage)", () => samePage(AuditRecord, AuditLogPage, Encoded.auditRecord))
+
+  it("an insights page is Schema.encode of the list's page schema", () => samePage(Insight, InsightPage, Encoded.insight))
+})
