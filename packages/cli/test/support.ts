@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
-export const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+export const BIN = fileURLToPath(new URL("../bin/costline.js", import.meta.url))
 
 /** The commands default to `sqlite:.costline/costline.db` under their cwd unless told otherwise. */
 const env = (() => {
