@@ -37,6 +37,21 @@ const milliseconds = (name: string) =>
     Config.option
   )
 
+const DEFAULT_PORT = 8080
+
+const portFrom = (name: string) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be a port number, 1 to 65535`, validation: (port) => port >= 1 && port <= 65535 }),
+    Config.option
+  )
+
+/** The port when `--port` is not given: `COSTLINE_PORT`, else `PORT` (what hosting platforms set), else 8080. */
+export const environmentPort: Config.Config<number> = Config.all([portFrom("COSTLINE_PORT"), portFrom("PORT")]).pipe(
+  Config.map(([costlinePort, platformPort]) =>
+    Option.getOrElse(Option.orElse(costlinePort, () => platformPort), () => DEFAULT_PORT)
+  )
+)
+
 export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
   rateLimit,
   readTimeout: milliseconds("COSTLINE_READ_TIMEOUT_MS"),

@@ -2,12 +2,31 @@
 /** Exit codes: 0 ok, 1 failure (one-line reason on stderr), 2 usage error. */
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect } from "effect"
+import { Cause, ConfigError, Effect } from "effect"
 import { run } from "./Cli.js"
 
+const messageOf = (error: object): string => String((error as { message?: unknown }).message ?? "")
+
+/** A configuration error names the setting: `COSTLINE_PORT: Expected an integer value …`. */
+const configReason = (error: ConfigError.ConfigError): string => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return configReason(error.left)
+    case "InvalidData":
+    case "MissingData":
+    case "SourceUnavailable":
+    case "Unsupported":
+      return error.message.includes(error.path.join(".")) ? error.message : `${error.path.join(".")}: ${error.message}`
+  }
+}
+
 const reason = (error: unknown): string => {
-  if (error instanceof Error || (typeof error === "object" && error !== null && "message" in error)) {
-    const message = String((error as { message: unknown }).message)
+  if (ConfigError.isConfigError(error)) return configReason(error)
+  if (typeof error === "object" && error !== null && ("message" in error || "cause" in error)) {
+    const cause = (error as { cause?: unknown }).cause
+    // Wrappers such as the platform's ServeError carry the reason in their cause (EADDRINUSE…).
+    const message = messageOf(error) || (typeof cause === "object" && cause !== null ? messageOf(cause) : "")
     const tag = (error as { _tag?: string })._tag
     return tag && !message.includes(tag) ? `${tag}: ${message}` : message
   }

@@ -3,6 +3,7 @@
  * logs that never carry a credential, and a refusal to start on a setting that does not parse.
  */
 import { Either } from "effect"
+import { type AddressInfo, createServer } from "node:net"
 import { describe, expect, it } from "vitest"
 import { parseOrigins, parseRateLimit } from "../src/ServeConfig.js"
 import { freePort } from "./network.js"
@@ -58,5 +59,37 @@ describe("edge settings from the environment", () => {
       .then(() => "started", (error: Error) => error.message)
     expect(failed).toContain("serve exited early (1)")
     expect(failed).toContain("COSTLINE_RATE_LIMIT")
+  })
+
+  it("without --port it listens on COSTLINE_PORT, else PORT", { timeout: 120_000 }, async () => {
+    for (const name of ["COSTLINE_PORT", "PORT"]) {
+      const port = await freePort()
+      const { child } = await startServerWith({ [name]: String(port) }, scratchDir())
+      try {
+        expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status, name).toBe(200)
+      } finally {
+        await stop(child)
+      }
+    }
+  })
+
+  it("a port variable that is not a port stops the server, naming it", { timeout: 60_000 }, async () => {
+    const reasonFor = (env: Record<string, string>) =>
+      startServerWith(env, scratchDir()).then(() => "started", (error: Error) => error.message)
+    expect(await reasonFor({ COSTLINE_PORT: "abc" })).toContain("costline: COSTLINE_PORT: Expected an integer value")
+    expect(await reasonFor({ PORT: "-5" })).toContain("costline: PORT must be a port number, 1 to 65535")
+    expect(await reasonFor({ COSTLINE_READ_TIMEOUT_MS: "x" })).toContain("costline: COSTLINE_READ_TIMEOUT_MS: Expected an integer")
+  })
+
+  it("a port already in use stops the server with the system's reason", { timeout: 60_000 }, async () => {
+    const taken = createServer()
+    const port = await new Promise<number>((resolve) => taken.listen(0, "127.0.0.1", () => resolve((taken.address() as AddressInfo).port)))
+    try {
+      const failed = await startServerWith({}, scratchDir(), "--port", String(port)).then(() => "started", (error: Error) => error.message)
+      expect(failed).toContain("serve exited early (1)")
+      expect(failed).toContain("EADDRINUSE")
+    } finally {
+      taken.close()
+    }
   })
 })

@@ -1,17 +1,19 @@
 import { Command, Options } from "@effect/cli"
 import { Organizations, type OrganizationId } from "@costline/core"
 import { serve as serveHttp } from "@costline/http"
-import { Console, Effect, Layer } from "effect"
+import { Console, Effect, Layer, Option } from "effect"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { storeLayer } from "../Database.js"
 import { coreLayer, database, resolveDatabase } from "../Options.js"
 import { secretsLayer } from "../SecretKeys.js"
 import { seedOrganization } from "../Seed.js"
-import { edgeOptions } from "../ServeConfig.js"
+import { edgeOptions, environmentPort } from "../ServeConfig.js"
 
-const envPort = Number(process.env.COSTLINE_PORT ?? process.env.PORT ?? 8080)
-const port = Options.integer("port").pipe(Options.withDefault(Number.isInteger(envPort) ? envPort : 8080))
+const port = Options.integer("port").pipe(
+  Options.withDescription("default: COSTLINE_PORT, else PORT, else 8080"),
+  Options.optional
+)
 const host = Options.text("host").pipe(Options.withDefault("127.0.0.1"))
 const demo = Options.boolean("demo").pipe(
   Options.withDescription("ensure organization 'demo' exists and print a working API key and curl line")
@@ -46,9 +48,10 @@ export const serve = Command.make("serve", { port, host, database, demo }, (args
   Effect.gen(function*() {
     const db = yield* resolveDatabase(args.database)
     const token = args.demo ? yield* demoKey.pipe(Effect.provide(coreLayer(args.database))) : undefined
-    const url = `http://${args.host}:${args.port}`
+    const listenPort = Option.isSome(args.port) ? args.port.value : yield* environmentPort
+    const url = `http://${args.host}:${listenPort}`
     const edge = yield* edgeOptions
-    const server = serveHttp({ ...edge, port: args.port, host: args.host, store: storeLayer(db), secrets: secretsLayer }).pipe(
+    const server = serveHttp({ ...edge, port: listenPort, host: args.host, store: storeLayer(db), secrets: secretsLayer }).pipe(
       // Built means bound: only now is the API reachable.
       Layer.tap(() => Console.log(token === undefined ? `costline listening on ${url}` : banner(url, token)))
     )
