@@ -1,20 +1,24 @@
 /** API keys, stored with the SHA-256 hash of their token (never the token). */
 import { ApiKey, ApiKeysRepo } from "@costline/core"
-import { Effect, Layer, Schema } from "effect"
-import { DbDateTime, dbJson, isoText, isoTextOrNull, jsonText } from "../Columns.js"
+import { Effect, Layer } from "effect"
+import { isoText, isoTextOrNull, jsonText, TrustedColumn, trustedRow } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
 
-const ApiKeyRow = Schema.Struct({
-  ...ApiKey.fields,
-  scopes: dbJson(ApiKey.fields.scopes),
-  created_at: DbDateTime,
-  expires_at: Schema.NullOr(DbDateTime),
-  revoked_at: Schema.NullOr(DbDateTime)
-})
+/** Read on every authenticated request, written only here from validated keys: not re-validated. */
+const toApiKey = trustedRow(
+  ApiKey.fields,
+  {
+    scopes: TrustedColumn.json,
+    created_at: TrustedColumn.dateTime,
+    expires_at: TrustedColumn.nullableDateTime,
+    revoked_at: TrustedColumn.nullableDateTime
+  },
+  (props) => new ApiKey(props, { disableValidation: true })
+)
 
 export const make = Effect.gen(function*() {
-  const { errors, reader, sql, write } = yield* RepoContext
-  const apiKeys = reader(ApiKeyRow, (row) => new ApiKey(row, { disableValidation: true }))
+  const { errors, sql, trustedReader, write } = yield* RepoContext
+  const apiKeys = trustedReader(toApiKey)
   const columns = sql.literal("id, organization_id, name, access, scopes, prefix, created_at, expires_at, revoked_at")
 
   return ApiKeysRepo.of({
