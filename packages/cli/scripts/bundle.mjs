@@ -18,8 +18,9 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  // A native addon, and optional peers that are loaded only when installed.
-  external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate"],
+  // A native addon, optional peers loaded only when installed, and the SQL parser, loaded on
+  // first use (core requires it lazily).
+  external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "node-sql-parser"],
   // CommonJS dependencies inside an ES module bundle still call `require`.
   banner: { js: "import { createRequire as __costlineRequire } from 'node:module'; const require = __costlineRequire(import.meta.url);" },
   logLevel: "warning"
