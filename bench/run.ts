@@ -1,8 +1,8 @@
 /**
  * costline against bare baselines, on SQLite and on Postgres. See docs/performance.md.
  *
- *   npm run bench                      # full: 1M audit records, 2.5 s runs at 1/16/64 connections
- *   npm run bench -- --quick           # < 2 min: 100k records, 1 s runs at 1/64 connections
+ *   npm run bench                      # full: 1M audit records, 1M usage records, 2.5 s runs at 1/16/64 connections
+ *   npm run bench -- --quick           # < 2 min: 100k audit records, 50k usage records, 1 s runs at 1/64 connections
  *   npm run bench -- --stores sqlite   # one store
  *   npm run bench -- --out bench/results/busy-quick.json
  *   npm run bench -- --scenarios audit_export,insight_get
@@ -15,13 +15,15 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { measure } from "./lib/Measure.js"
+import { measureTimed } from "./lib/MeasureTimed.js"
 import { type ResultRow, row, table, writeResults } from "./lib/Report.js"
-import type { Scenario, ScenarioContext } from "./lib/Scenario.js"
+import type { AnyScenario, ScenarioContext } from "./lib/Scenario.js"
 import { ORGANIZATION, seed } from "./lib/Seed.js"
 import { type RunningServer, startServer } from "./lib/Servers.js"
 import { postgresTarget, sqliteTarget, type StoreKind, type StoreTarget } from "./lib/Stores.js"
 import { auditExport, auditExportDeep } from "./scenarios/audit.js"
 import { insightGet, insightPatch, insightsList, insightsQuery } from "./scenarios/insights.js"
+import { usageAttribution } from "./scenarios/usage.js"
 
 const BENCH = dirname(fileURLToPath(import.meta.url))
 
@@ -37,11 +39,14 @@ const { values: flags } = parseArgs({
 })
 
 const settings = flags.quick
-  ? { auditRecords: 100_000, insights: 20_000, seconds: 1, connections: [1, 64] }
-  : { auditRecords: 1_000_000, insights: 100_000, seconds: 2.5, connections: [1, 16, 64] }
+  ? { auditRecords: 100_000, insights: 20_000, usageRecords: 50_000, seconds: 1, connections: [1, 64] }
+  : { auditRecords: 1_000_000, insights: 100_000, usageRecords: 1_000_000, seconds: 2.5, connections: [1, 16, 64] }
 const outPath = resolve(flags.out ?? join(BENCH, "results", "latest.json"))
 const stores = flags.stores.split(",").map((name) => name.trim()) as Array<StoreKind>
-const allScenarios: ReadonlyArray<Scenario> = [
+// usage_attribution first: its peak RSS must be the attribution's, not what the load scenarios
+// leave resident (a process's RSS rarely shrinks once its heap has grown).
+const allScenarios: ReadonlyArray<AnyScenario> = [
+  usageAttribution,
   auditExport,
   auditExportDeep,
   insightsList,
@@ -49,7 +54,7 @@ const allScenarios: ReadonlyArray<Scenario> = [
   insightPatch,
   insightsQuery
 ]
-const selectScenarios = (names: string | undefined): ReadonlyArray<Scenario> => {
+const selectScenarios = (names: string | undefined): ReadonlyArray<AnyScenario> => {
   if (names === undefined) return allScenarios
   const wanted = names.split(",").map((name) => name.trim()).filter((name) => name !== "")
   const unknown = wanted.filter((name) => !allScenarios.some((scenario) => scenario.name === name))
@@ -59,6 +64,8 @@ const selectScenarios = (names: string | undefined): ReadonlyArray<Scenario> => 
   return allScenarios.filter((scenario) => wanted.includes(scenario.name))
 }
 const scenarios = selectScenarios(flags.scenarios)
+// A million usage records take a while to seed: only when they are measured.
+const sizes = { ...settings, usageRecords: scenarios.includes(usageAttribution) ? settings.usageRecords : 0 }
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
 
@@ -70,7 +77,7 @@ const processRows = (
 ): Array<ResultRow> => {
   const figure = (name: string, unit: string, ours: number, baseline: number, connections: number | null) =>
     row({ name, store, connections, unit, ours, baseline, p50_ms: null, p99_ms: null, baseline_p50_ms: null, baseline_p99_ms: null })
-  const loads = scenarios.flatMap((s) => s.connections ?? settings.connections)
+  const loads = scenarios.flatMap((s) => (s.kind === "timed" ? [1] : s.connections ?? settings.connections))
   // The peak is the process's high-water mark, reached under the heaviest load of the run.
   const peak = loads.length === 0 ? null : Math.max(...loads)
   return [
@@ -81,9 +88,9 @@ const processRows = (
 }
 
 const benchStore = async (target: StoreTarget): Promise<Array<ResultRow>> => {
-  log(`${target.kind}: seeding ${settings.auditRecords} audit records and ${settings.insights} insights`)
+  log(`${target.kind}: seeding ${sizes.auditRecords} audit records, ${sizes.insights} insights, ${sizes.usageRecords} usage records`)
   const seedStarted = performance.now()
-  const seeded = await seed(target, settings)
+  const seeded = await seed(target, sizes)
   log(`${target.kind}: seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`)
   const headers = { authorization: `Bearer ${seeded.token}`, "x-tenant-id": ORGANIZATION }
   const probe = { path: "/v2/audit-logs?max_results=1", headers }
@@ -101,7 +108,11 @@ const benchStore = async (target: StoreTarget): Promise<Array<ResultRow>> => {
     const rows: Array<ResultRow> = []
     for (const scenario of scenarios) {
       log(`${target.kind}: ${scenario.name}`)
-      rows.push(...await measure(scenario, context, { ours, baseline }, settings))
+      rows.push(
+        ...scenario.kind === "timed"
+          ? await measureTimed(scenario, context, { ours, baseline })
+          : await measure(scenario, context, { ours, baseline }, settings)
+      )
     }
     return [...rows, ...processRows(target.kind, { ours, baseline }, idle)]
   } finally {
@@ -121,7 +132,11 @@ const main = async () => {
     }
   }
   console.log(table(rows))
-  writeResults(outPath, rows, { mode: flags.quick ? "quick" : "full", audit_records: settings.auditRecords })
+  writeResults(outPath, rows, {
+    mode: flags.quick ? "quick" : "full",
+    audit_records: sizes.auditRecords,
+    usage_records: sizes.usageRecords
+  })
   log(`results written to ${outPath}`)
 }
 

@@ -15,6 +15,7 @@ import { parseArgs } from "node:util"
 import { authorise, pageTokens } from "./auth.mjs"
 import { exportAuditLogs } from "./routes/audit.mjs"
 import { getInsight, listInsights, patchInsight, queryInsights } from "./routes/insights.mjs"
+import { usageAttribution } from "./routes/usage.mjs"
 import { openStore } from "./stores.mjs"
 
 /**
@@ -34,10 +35,24 @@ const routes = /** @type {Record<string, Route>} */ ({
   "GET /v2/insights": listInsights,
   "POST /v2/insights/actions/query": queryInsights,
   "GET /v2/insights/:id": getInsight,
-  "PATCH /v2/insights/:id": patchInsight
+  "PATCH /v2/insights/:id": patchInsight,
+  "GET /v2/usage-group-sets/:id/attribution": usageAttribution
 })
 
-const INSIGHT_PATH = /^\/v2\/insights\/([0-9a-f-]{36})$/
+/** Paths with an id, and the route template each stands for. */
+const ID_PATHS = /** @type {Array<[RegExp, string]>} */ ([
+  [/^\/v2\/insights\/([0-9a-f-]{36})$/, "/v2/insights/:id"],
+  [/^\/v2\/usage-group-sets\/([0-9a-f-]{36})\/attribution$/, "/v2/usage-group-sets/:id/attribution"]
+])
+
+/** The route template of a path, and its id if it has one. @param {string} path */
+const templateOf = (path) => {
+  for (const [pattern, template] of ID_PATHS) {
+    const id = pattern.exec(path)?.[1]
+    if (id !== undefined) return { template, id }
+  }
+  return { template: path, id: undefined }
+}
 
 const readBody = (/** @type {import("node:http").IncomingMessage} */ request) =>
   new Promise((resolve, reject) => {
@@ -58,8 +73,8 @@ const send = (response, reply) => {
 const server = createServer(async (request, response) => {
   try {
     const url = new URL(request.url ?? "/", "http://baseline")
-    const id = INSIGHT_PATH.exec(url.pathname)?.[1]
-    const route = routes[`${request.method} ${id === undefined ? url.pathname : "/v2/insights/:id"}`]
+    const { template, id } = templateOf(url.pathname)
+    const route = routes[`${request.method} ${template}`]
     if (route === undefined) return send(response, { status: 404, body: { detail: "Not Found" } })
     const caller = await authorise(store, request)
     if (caller === undefined) return send(response, { status: 401, body: { detail: "unauthorised" } })

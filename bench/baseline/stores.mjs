@@ -10,10 +10,12 @@ import pg from "pg"
 
 /** @typedef {{ sqlite: string, postgres: string }} Statement */
 /** @typedef {(statement: Statement, params: ReadonlyArray<unknown>) => Promise<Array<Record<string, any>>>} Query */
+/** @typedef {(statement: Statement, params: ReadonlyArray<unknown>) => Promise<Array<Array<any>>>} ValuesQuery */
 /**
  * @typedef {{
  *   dialect: "sqlite" | "postgres",
  *   all: Query,
+ *   values: ValuesQuery,
  *   transaction: <A>(work: (all: Query) => Promise<A>) => Promise<A>,
  *   close: () => Promise<void>
  * }} Store
@@ -37,14 +39,18 @@ const sqlite = (filename) => {
   const db = new Database(filename)
   db.pragma("journal_mode = WAL")
   db.pragma("busy_timeout = 5000")
-  // Prepared once per text, as @effect/sql-sqlite-node's statement cache does.
+  // Prepared once per text, as @effect/sql-sqlite-node's statement cache does; rows as objects,
+  // or as arrays (`raw`, a mode of the statement, hence a cache of its own).
   /** @type {Map<string, import("better-sqlite3").Statement>} */
   const prepared = new Map()
-  const prepare = (/** @type {string} */ text) => {
-    let statement = prepared.get(text)
+  /** @type {Map<string, import("better-sqlite3").Statement>} */
+  const preparedRaw = new Map()
+  const prepare = (/** @type {string} */ text, raw = false) => {
+    const cache = raw ? preparedRaw : prepared
+    let statement = cache.get(text)
     if (statement === undefined) {
-      statement = db.prepare(text)
-      prepared.set(text, statement)
+      statement = raw ? db.prepare(text).raw(true) : db.prepare(text)
+      cache.set(text, statement)
     }
     return statement
   }
@@ -58,6 +64,7 @@ const sqlite = (filename) => {
   return {
     dialect: "sqlite",
     all,
+    values: async (statement, params) => prepare(statement.sqlite, true).all(...params),
     transaction: (work) => {
       const run = turn.then(() => inTransaction(async (text) => db.exec(text), () => work(all), "BEGIN IMMEDIATE"))
       turn = run.then(() => undefined, () => undefined)
@@ -73,6 +80,8 @@ const postgres = (url) => {
   return {
     dialect: "postgres",
     all: async (statement, params) => (await pool.query(statement.postgres, [...params])).rows,
+    values: async (statement, params) =>
+      /** @type {Array<Array<any>>} */ ((await pool.query({ text: statement.postgres, values: [...params], rowMode: "array" })).rows),
     transaction: async (work) => {
       const client = await pool.connect()
       try {

@@ -4,10 +4,11 @@
  * the mean of a server's two runs.
  */
 import { isDeepStrictEqual } from "node:util"
+import { assertSameAnswer, send } from "./Answer.js"
 import { drive, type LoadResult, type Request } from "./Load.js"
 import { type ResultRow, row } from "./Report.js"
 import type { Scenario, ScenarioContext } from "./Scenario.js"
-import type { RunningServer } from "./Servers.js"
+import type { ServerPair } from "./Servers.js"
 
 export interface MeasureOptions {
   readonly connections: ReadonlyArray<number>
@@ -18,36 +19,17 @@ const ROUNDS = 2
 /** Sequential requests before measuring: lets V8 optimise and caches fill on both servers. */
 const WARM_UP_REQUESTS = 30
 
-const send = async (origin: string, request: Request): Promise<unknown> => {
-  const init: RequestInit = { method: request.method, headers: request.headers }
-  if (request.body !== undefined) init.body = request.body
-  const response = await fetch(origin + request.path, init)
-  const text = await response.text()
-  if (!response.ok) throw new Error(`${request.method} ${request.path} answered ${response.status}: ${text.slice(0, 500)}`)
-  return text === "" ? undefined : JSON.parse(text)
-}
-
-/**
- * The baseline must do the same work: its first answer has to equal costline's (same records,
- * same page token), or the ratio compares different things.
- */
-const checkSameAnswer = async (scenario: Scenario, servers: Servers, requests: Requests) => {
+/** Both servers' first answers must be the same (same records, same page token). */
+const checkSameAnswer = async (scenario: Scenario, servers: ServerPair, requests: Requests) => {
   const ours = await send(servers.ours.origin, requests.ours())
   const baseline = await send(servers.baseline.origin, requests.baseline())
-  if (scenario.sameAnswer !== false && !isDeepStrictEqual(ours, baseline)) {
-    throw new Error(
-      `${scenario.name}: the baseline answers differently\nours:     ${JSON.stringify(ours).slice(0, 600)}\nbaseline: ${
-        JSON.stringify(baseline).slice(0, 600)
-      }`
-    )
-  }
+  if (scenario.sameAnswer !== false) assertSameAnswer(scenario.name, { ours, baseline }, isDeepStrictEqual)
 }
 
 const warmUp = async (origin: string, next: () => Request) => {
   for (let n = 0; n < WARM_UP_REQUESTS; n++) await send(origin, next())
 }
 
-type Servers = { readonly ours: RunningServer; readonly baseline: RunningServer }
 type Requests = { readonly ours: () => Request; readonly baseline: () => Request }
 
 const mean = (results: ReadonlyArray<LoadResult>, pick: (result: LoadResult) => number) =>
@@ -56,7 +38,7 @@ const mean = (results: ReadonlyArray<LoadResult>, pick: (result: LoadResult) => 
 export const measure = async (
   scenario: Scenario,
   context: ScenarioContext,
-  servers: Servers,
+  servers: ServerPair,
   options: MeasureOptions
 ): Promise<Array<ResultRow>> => {
   const requests: Requests = { ours: scenario.requests(context), baseline: scenario.requests(context) }

@@ -20,12 +20,17 @@ export interface ResultRow {
 }
 
 const rounded = (value: number, digits: number) => Number(value.toFixed(digits))
+const roundedMs = (value: number | null) => (value === null ? null : rounded(value, 1))
 
 export const row = (fields: Omit<ResultRow, "ratio">): ResultRow => ({
   ...fields,
   ours: rounded(fields.ours, 1),
   baseline: rounded(fields.baseline, 1),
-  ratio: rounded(fields.ours / fields.baseline, 2)
+  ratio: rounded(fields.ours / fields.baseline, 2),
+  p50_ms: roundedMs(fields.p50_ms),
+  p99_ms: roundedMs(fields.p99_ms),
+  baseline_p50_ms: roundedMs(fields.baseline_p50_ms),
+  baseline_p99_ms: roundedMs(fields.baseline_p99_ms)
 })
 
 const cell = (value: number | string | null) => (value === null ? "-" : String(value))

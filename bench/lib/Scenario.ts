@@ -1,4 +1,8 @@
-/** What a scenario is: a request (the same for both servers) and how to count its work. */
+/**
+ * What a scenario is. Most are a request driven under load at several connection counts
+ * (`Scenario`, see Measure). A request that does seconds of work, such as attributing a million
+ * usage records, is instead timed one at a time (`TimedScenario`, see MeasureTimed).
+ */
 import type { Request } from "./Load.js"
 import type { Seeded } from "./Seed.js"
 import type { StoreKind } from "./Stores.js"
@@ -11,6 +15,7 @@ export interface ScenarioContext {
 }
 
 export interface Scenario {
+  readonly kind?: "load"
   readonly name: string
   /** What `ours` and `baseline` count, e.g. `records/s`. */
   readonly unit: string
@@ -23,3 +28,19 @@ export interface Scenario {
   /** A request generator; each server gets a fresh one, so stateful sequences start alike. */
   readonly requests: (context: ScenarioContext) => () => Request
 }
+
+export interface TimedScenario {
+  readonly kind: "timed"
+  readonly name: string
+  /** What `ours` and `baseline` count, e.g. `rows/s`. */
+  readonly unit: string
+  /** Units of work in one response (e.g. the usage records one report reads). */
+  readonly unitsPerRequest: (context: ScenarioContext) => number
+  readonly request: (context: ScenarioContext) => Request
+  /** A request down the same path with next to no work (e.g. a month without usage). */
+  readonly warmUp: (context: ScenarioContext) => Request
+  /** Whether two answers are the same, where deep equality is too strict (e.g. float sums). */
+  readonly sameAnswer: (ours: unknown, baseline: unknown) => boolean
+}
+
+export type AnyScenario = Scenario | TimedScenario

@@ -1,10 +1,10 @@
 /**
- * The benchmark's data. The organization and its admin API key go through core's services, as
- * in production. The bulk (a million audit records, 100,000 insights) would take many minutes
- * one service call at a time, so it is inserted in large transactions straight through the
- * store's `SqlClient`, after checking that what the generators build decodes as `AuditRecord`s
- * and `Insight`s. Both stores are ANALYZEd afterwards,
- * as a database in use would be.
+ * The benchmark's data. The organization, its admin API key and the usage groups go through
+ * core's services, as in production. The bulk (a million audit records, 100,000 insights, a
+ * million usage records) would take many minutes one service call at a time, so it is inserted
+ * straight through the store's `SqlClient` (see BulkInsert), after checking that what the
+ * generators build decodes as `AuditRecord`s, `Insight`s and `UsageRecord`s. Both stores are
+ * ANALYZEd afterwards, as a database in use would be.
  */
 import {
   Actor,
@@ -12,26 +12,28 @@ import {
   AuditCursor,
   AuditRecord,
   CoreLive,
+  CreateUsageGroup,
+  CreateUsageGroupSet,
   Insight,
   insightETag,
   InstallationRepo,
   type OrganizationId,
   Organizations,
-  type Repositories
+  type Repositories,
+  UsageGroups,
+  UsageRecord
 } from "@costline/core"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Layer, Schema } from "effect"
 import { randomUUID } from "node:crypto"
+import { insertMany } from "./BulkInsert.js"
 import type { StoreTarget } from "./Stores.js"
+import { USAGE_MONTH, usageGroupInputs, usageRecord, usageRow } from "./UsageData.js"
 
 export const ORGANIZATION = "bench" as OrganizationId
 
-/** Rows per INSERT statement (SQLite binds at most 32,766 parameters; 15 columns each). */
-const ROWS_PER_STATEMENT = 1_000
-/** Statements per transaction: few, large commits. */
-const STATEMENTS_PER_TRANSACTION = 50
 const START = Date.parse("2024-01-01T00:00:00Z")
 const RESOURCES = ["insights", "teams", "api_keys", "usage_group_sets", "ticket_links"] as const
 const OPERATIONS = ["create", "update", "delete"] as const
@@ -102,33 +104,6 @@ const storeLayer = (target: StoreTarget): Layer.Layer<Repositories | SqlClient, 
     ? SqliteStore.layer({ filename: target.filename })
     : PgStore.layer({ url: target.url })
 
-/**
- * `count` rows of `make(n)` into `table`, in few large transactions. Every shape the generator
- * makes is first decoded with the domain's schema: the benchmark must read valid data.
- */
-const insertMany = <A, R extends Record<string, unknown>>(
-  table: string,
-  count: number,
-  make: (n: number) => A,
-  schema: Schema.Schema<any, any>,
-  toRow: (value: A) => R
-) =>
-  Effect.gen(function*() {
-    const decode = Schema.decodeUnknownSync(schema)
-    for (let n = 0; n < Math.min(count, 60); n++) decode(make(n))
-    const sql = yield* SqlClient
-    const perTransaction = ROWS_PER_STATEMENT * STATEMENTS_PER_TRANSACTION
-    for (let from = 0; from < count; from += perTransaction) {
-      const upTo = Math.min(count, from + perTransaction)
-      yield* sql.withTransaction(Effect.gen(function*() {
-        for (let start = from; start < upTo; start += ROWS_PER_STATEMENT) {
-          const rows = Array.from({ length: Math.min(ROWS_PER_STATEMENT, upTo - start) }, (_, i) => toRow(make(start + i)))
-          yield* sql`INSERT INTO ${sql(table)} ${sql.insert(rows)}`
-        }
-      }))
-    }
-  })
-
 /** An insight's row: JSON as text, the boolean as the store binds it. */
 const insightRow = (boolean: (value: boolean) => boolean | number) => (value: ReturnType<typeof insight>) => ({
   ...value,
@@ -156,6 +131,23 @@ const auditTokenAt = (depth: number) =>
     return AuditCursor.encode(secret, { tenant: ORGANIZATION, order: "asc", position })
   })
 
+/** The usage group set `usage_attribution` reads: 50 groups made through core, as a client would. */
+const usageGroupSet = Effect.gen(function*() {
+  const groups = yield* UsageGroups
+  const set = yield* groups.createSet(Actor.system(), ORGANIZATION, Schema.decodeUnknownSync(CreateUsageGroupSet)({ name: "Bench" }))
+  for (const input of usageGroupInputs()) {
+    yield* groups.createGroup(Actor.system(), ORGANIZATION, set.id, Schema.decodeUnknownSync(CreateUsageGroup)(input))
+  }
+  return set.id
+})
+
+export interface SeedSizes {
+  readonly auditRecords: number
+  readonly insights: number
+  /** 0: none, and no usage group set either. */
+  readonly usageRecords: number
+}
+
 export interface Seeded {
   /** The admin API key's token. */
   readonly token: string
@@ -163,13 +155,15 @@ export interface Seeded {
   readonly deepAuditToken: string
   /** Ids of seeded insights, to read and update. */
   readonly insightIds: ReadonlyArray<string>
+  /** The set whose attribution `usage_attribution` asks for, and the records of its month. */
+  readonly usage: { readonly setId: string; readonly month: string; readonly records: number } | undefined
 }
 
-/** Migrates the store, creates the organization and its key, then the audit records and insights. */
-export const seed = (
-  target: StoreTarget,
-  sizes: { readonly auditRecords: number; readonly insights: number }
-): Promise<Seeded> =>
+/**
+ * Migrates the store, creates the organization and its key, then the audit records, insights,
+ * and (when asked for) usage records and a set of usage groups.
+ */
+export const seed = (target: StoreTarget, sizes: SeedSizes): Promise<Seeded> =>
   Effect.gen(function*() {
     yield* (yield* Organizations).create({ id: ORGANIZATION, name: "Benchmark" })
     const { token } = yield* (yield* ApiKeys).create(Actor.system(), ORGANIZATION, {
@@ -177,12 +171,25 @@ export const seed = (
       access: "admin",
       scopes: ["*"]
     })
-    yield* insertMany("audit_records", sizes.auditRecords, auditRecord, AuditRecord, auditRow)
+    yield* insertMany({ table: "audit_records", count: sizes.auditRecords, make: auditRecord, schema: AuditRecord, toRow: auditRow })
     // better-sqlite3 cannot bind booleans.
     const boolean = target.kind === "sqlite" ? (value: boolean) => (value ? 1 : 0) : (value: boolean) => value
-    yield* insertMany("insights", sizes.insights, insight, Insight, insightRow(boolean))
+    yield* insertMany({ table: "insights", count: sizes.insights, make: insight, schema: Insight, toRow: insightRow(boolean) })
+    const usageSetId = sizes.usageRecords > 0 ? yield* usageGroupSet : undefined
+    yield* insertMany({
+      table: "usage_records",
+      count: sizes.usageRecords,
+      make: usageRecord,
+      schema: UsageRecord,
+      toRow: usageRow(ORGANIZATION)
+    })
     const sql = yield* SqlClient
     yield* sql`ANALYZE`
     const ids = yield* sql<{ id: string }>`SELECT id FROM insights WHERE organization_id = ${ORGANIZATION} ORDER BY id LIMIT 1000`
-    return { token, deepAuditToken: yield* auditTokenAt(0.9), insightIds: ids.map((row) => row.id) }
+    return {
+      token,
+      deepAuditToken: yield* auditTokenAt(0.9),
+      insightIds: ids.map((row) => row.id),
+      usage: usageSetId === undefined ? undefined : { setId: usageSetId, month: USAGE_MONTH, records: sizes.usageRecords }
+    }
   }).pipe(Effect.provide(CoreLive.pipe(Layer.provideMerge(storeLayer(target)))), Effect.scoped, Effect.runPromise)

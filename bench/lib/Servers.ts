@@ -4,14 +4,14 @@
  * successful answer to a real request, which is also what cold start measures.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freePort } from "../../test-support/network.js"
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
-const COSTLINE = join(ROOT, "packages/cli/dist/bin.js")
+const COSTLINE = join(ROOT, "packages/cli/bin/costline.js")
 const BASELINE = join(ROOT, "bench/baseline/server.mjs")
 const READY_WITHIN_MS = 60_000
 const OUTPUT_KEPT = 8_000
@@ -25,7 +25,17 @@ export interface RunningServer {
   readonly coldStartMs: number
   /** Resident memory now, and its peak since the process started, in MB (Linux /proc). */
   readonly memory: () => { readonly rssMb: number; readonly peakRssMb: number }
+  /**
+   * Starts watching the peak anew; the function returned gives the peak since, in MB. The
+   * process's own peak (`memory().peakRssMb`) is kept all the same.
+   */
+  readonly watchPeak: () => () => number
   readonly stop: () => Promise<void>
+}
+
+export interface ServerPair {
+  readonly ours: RunningServer
+  readonly baseline: RunningServer
 }
 
 export interface ServerOptions {
@@ -85,11 +95,20 @@ export const startServer = async (kind: ServerKind, options: ServerOptions): Pro
   }
   const coldStartMs = performance.now() - started
   const pid = child.pid!
+  // The high-water mark before the last reset: resetting it must not lose the process's peak.
+  let earlierPeakMb = 0
+  const peakMb = () => statusKb(pid, "VmHWM")
   return {
     kind,
     origin,
     coldStartMs,
-    memory: () => ({ rssMb: statusKb(pid, "VmRSS"), peakRssMb: statusKb(pid, "VmHWM") }),
+    memory: () => ({ rssMb: statusKb(pid, "VmRSS"), peakRssMb: Math.max(earlierPeakMb, peakMb()) }),
+    watchPeak: () => {
+      earlierPeakMb = Math.max(earlierPeakMb, peakMb())
+      // Linux: writing 5 to clear_refs resets VmHWM to the current RSS.
+      writeFileSync(`/proc/${pid}/clear_refs`, "5")
+      return peakMb
+    },
     stop: async () => {
       child.kill("SIGTERM")
       await exited(child)

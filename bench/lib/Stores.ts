@@ -35,9 +35,14 @@ const onServer = (adminUrl: string, statement: string) =>
     Effect.runPromise
   )
 
-export const postgresTarget = async (): Promise<StoreTarget> => {
+/** `COSTLINE_BENCH_PG_URL`, else an embedded server started here; `stop` stops only that one. */
+export const postgresServer = async (): Promise<{ readonly url: string; readonly stop: () => Promise<void> }> => {
   const external = process.env["COSTLINE_BENCH_PG_URL"]
-  const server = external !== undefined && external !== "" ? { url: external, stop: async () => {} } : await startEmbedded()
+  return external !== undefined && external !== "" ? { url: external, stop: async () => {} } : await startEmbedded()
+}
+
+export const postgresTarget = async (): Promise<StoreTarget> => {
+  const server = await postgresServer()
   const name = `costline_bench_${process.pid}`
   await onServer(server.url, `CREATE DATABASE ${name}`)
   const url = new URL(server.url)

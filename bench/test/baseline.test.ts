@@ -17,6 +17,7 @@ const SECRET = "bench-secret"
 const secretStore: Store = {
   dialect: "sqlite",
   all: async () => [{ cursor_secret: SECRET }],
+  values: async () => [],
   transaction: () => Promise.reject(new Error("no transactions here")),
   close: async () => {}
 }

@@ -1,0 +1,76 @@
+/**
+ * A timed scenario: requests that each do seconds of work, sent one at a time, A-B-A-B:
+ * costline, baseline, costline, baseline, each request timed; the answers of the first round
+ * must be the same. Before, a few cheap requests down the same path warm both servers up, so
+ * that costline, which goes first, does not carry its lazy start-up alone; a full request more
+ * for warming up would cost many seconds in the full run and change little in a seconds-long one.
+ * Throughput is the units of one request over its mean duration. Each server's peak RSS during
+ * the timed requests is a row of its own, `<name>_rss_peak`; it counts from the RSS the process
+ * has when they begin, so a timed scenario runs before the load scenarios.
+ */
+import { assertSameAnswer, send } from "./Answer.js"
+import { type ResultRow, row } from "./Report.js"
+import type { ScenarioContext, TimedScenario } from "./Scenario.js"
+import type { ServerPair } from "./Servers.js"
+
+const ROUNDS = 2
+const WARM_UP_REQUESTS = 5
+
+/** Nearest-rank percentile: of two samples, p50 is the faster and p99 the slower. */
+export const percentile = (samples: ReadonlyArray<number>, p: number): number => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+
+const mean = (samples: ReadonlyArray<number>) => samples.reduce((sum, sample) => sum + sample, 0) / samples.length
+
+export const measureTimed = async (
+  scenario: TimedScenario,
+  context: ScenarioContext,
+  servers: ServerPair
+): Promise<Array<ResultRow>> => {
+  const warmUp = scenario.warmUp(context)
+  for (let n = 0; n < WARM_UP_REQUESTS; n++) {
+    await send(servers.ours.origin, warmUp)
+    await send(servers.baseline.origin, warmUp)
+  }
+  const request = scenario.request(context)
+  const peaks = { ours: servers.ours.watchPeak(), baseline: servers.baseline.watchPeak() }
+  const millis = { ours: [] as Array<number>, baseline: [] as Array<number> }
+  for (let round = 0; round < ROUNDS; round++) {
+    const answers = { ours: undefined as unknown, baseline: undefined as unknown }
+    for (const side of ["ours", "baseline"] as const) {
+      const started = performance.now()
+      answers[side] = await send(servers[side].origin, request)
+      millis[side].push(performance.now() - started)
+    }
+    if (round === 0) assertSameAnswer(scenario.name, answers, scenario.sameAnswer)
+  }
+  const units = scenario.unitsPerRequest(context)
+  const perSecond = (samples: ReadonlyArray<number>) => units / (mean(samples) / 1000)
+  const common = { store: context.store, connections: 1 }
+  return [
+    row({
+      ...common,
+      name: scenario.name,
+      unit: scenario.unit,
+      ours: perSecond(millis.ours),
+      baseline: perSecond(millis.baseline),
+      p50_ms: percentile(millis.ours, 50),
+      p99_ms: percentile(millis.ours, 99),
+      baseline_p50_ms: percentile(millis.baseline, 50),
+      baseline_p99_ms: percentile(millis.baseline, 99)
+    }),
+    row({
+      ...common,
+      name: `${scenario.name}_rss_peak`,
+      unit: "MB",
+      ours: peaks.ours(),
+      baseline: peaks.baseline(),
+      p50_ms: null,
+      p99_ms: null,
+      baseline_p50_ms: null,
+      baseline_p99_ms: null
+    })
+  ]
+}
