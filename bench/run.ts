@@ -4,7 +4,7 @@
  *   npm run bench                      # full: 1M audit records, 1M usage records, 2.5 s runs at 1/16/64 connections
  *   npm run bench -- --quick           # < 2 min: 100k audit records, 50k usage records, 1 s runs at 1/64 connections
  *   npm run bench -- --stores sqlite   # one store
- *   npm run bench -- --out bench/results/busy-quick.json
+ *   npm run bench -- --out /tmp/other.json
  *   npm run bench -- --scenarios audit_export,insight_get
  *   npm run bench -- --profile         # costline runs under --cpu-prof: bench/profiles/ (git-ignored)
  *
