@@ -13,6 +13,7 @@ import {
   type InvalidPageToken,
   type InvalidTransition,
   NotFound,
+  orNotFound,
   PreconditionFailed,
   PreconditionRequired,
   type StoreUnavailable,
@@ -104,10 +105,7 @@ export const make = Effect.gen(function*() {
   const tx = yield* Transactor
 
   const get = (organizationId: OrganizationId, id: InsightId) =>
-    Effect.flatMap(
-      repo.findById(organizationId, id),
-      Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })
-    )
+    repo.findById(organizationId, id).pipe(orNotFound("insight", id))
 
   /** The `insights` audit record of a change, appended in the change's transaction. */
   const audited = (

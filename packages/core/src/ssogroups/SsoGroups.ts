@@ -2,7 +2,7 @@
  * SSO group mappings. v2 addresses a mapping by id, v1 by name. Changes are audited as
  * `user_roles`: the mapping on table `sso_groups`, each of its roles on `role_assignments`.
  */
-import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
+import { Context, DateTime, Effect, Either, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import { RoleAssignmentsRepo } from "../identity/Repo.js"
 import { makeGrants } from "../identity/Grants.js"
@@ -15,6 +15,7 @@ import {
   type Conflict,
   type InvalidPageToken,
   NotFound,
+  orNotFound,
   type PreconditionFailed,
   type StoreUnavailable,
   ValidationFailed
@@ -96,9 +97,7 @@ export const make = Effect.gen(function*() {
   const audit = yield* AuditLog
   const tx = yield* Transactor
 
-  const notFound = (id: string) => new NotFound({ resource: "sso_group", id })
-  const found = (id: string) =>
-    Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed<SsoGroup> }))
+  const found = (id: string) => orNotFound("sso_group", id)
 
   /** Reads the roles of several mappings in one query. */
   const withRoles = (organizationId: OrganizationId, groups: ReadonlyArray<SsoGroup>) =>
