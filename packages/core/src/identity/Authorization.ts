@@ -22,8 +22,9 @@ export class Authorization extends Context.Tag("@costline/core/Authorization")<
   }
 >() {}
 
+/** The actor of a principal's change: named for the audit log, and bounded by the principal's rights. */
 export const actorOf = (principal: Principal, requestId: string | null): Actor =>
-  new Actor({ ...changedBy(principal), requestId })
+  new Actor({ ...changedBy(principal), requestId, principal })
 
 export const make = Effect.gen(function*() {
   const audit = yield* AuditLog

@@ -80,27 +80,29 @@ export class Session extends Schema.Class<Session>("Session")({
   revoked_at: Schema.NullOr(Schema.DateTimeUtc)
 }) {}
 
-/** The caller of an operation, resolved from its bearer token. */
-export type Principal = ApiKeyPrincipal | UserPrincipal
+/** An API key as a caller: its access and scopes bound what it may do (and grant). */
+export const ApiKeyPrincipal = Schema.TaggedStruct("ApiKey", {
+  organizationId: OrganizationId,
+  keyId: ApiKeyId,
+  name: Schema.String,
+  access: Access,
+  scopes: Schema.Array(ApiKeyScope)
+})
+export type ApiKeyPrincipal = typeof ApiKeyPrincipal.Type
 
-export interface ApiKeyPrincipal {
-  readonly _tag: "ApiKey"
-  readonly organizationId: OrganizationId
-  readonly keyId: ApiKeyId
-  readonly name: string
-  readonly access: Access
-  readonly scopes: ReadonlyArray<ApiKeyScope>
-}
-
-export interface UserPrincipal {
-  readonly _tag: "User"
-  readonly organizationId: OrganizationId
-  readonly userId: UserId
-  readonly email: string
-  readonly sessionId: SessionId
+export const UserPrincipal = Schema.TaggedStruct("User", {
+  organizationId: OrganizationId,
+  userId: UserId,
+  email: Schema.String,
+  sessionId: SessionId,
   /**
    * The roles that decide what the user may do: every role they hold at organization scope,
    * direct, default or team-inherited (see EffectiveRoles). Narrower roles do not count here.
    */
-  readonly roles: ReadonlyArray<Role>
-}
+  roles: Schema.Array(Role)
+})
+export type UserPrincipal = typeof UserPrincipal.Type
+
+/** The caller of an operation, resolved from its bearer token. */
+export const Principal = Schema.Union(ApiKeyPrincipal, UserPrincipal)
+export type Principal = typeof Principal.Type

@@ -4,8 +4,10 @@
  * when shown.
  */
 import { DateTime, Effect } from "effect"
-import type { AlreadyExists, StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import type { Actor } from "../shared/Actor.js"
+import type { AlreadyExists, Forbidden, StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
+import { makeGrantGuard } from "./GrantGuard.js"
 import { RoleAssignmentsRepo } from "./Repo.js"
 import { RoleAssignment, type ScopedRole, scopeRefOf, type SubjectType, toScopedRole } from "./RoleAssignment.js"
 import type { RoleGrant } from "./Scope.js"
@@ -19,6 +21,7 @@ export interface Subject {
 export const makeGrants = Effect.gen(function*() {
   const scopes = yield* Scopes
   const assignments = yield* RoleAssignmentsRepo
+  const guard = yield* makeGrantGuard
 
   /** Stores a checked grant; a duplicate fails with what `duplicate` says. */
   const store = <D>(
@@ -45,16 +48,22 @@ export const makeGrants = Effect.gen(function*() {
     })
 
   return {
+    guard,
     store,
-    /** Checks one grant's scope (issues at `scope.id`) and stores it. */
+    /**
+     * Checks one grant's scope (issues at `scope.id`), that the actor may make it (Forbidden
+     * otherwise, see GrantRule), and stores it.
+     */
     grant: (
+      actor: Actor,
       organizationId: OrganizationId,
       subject: Subject,
       input: RoleGrant,
       duplicate: (assignment: RoleAssignment) => AlreadyExists
-    ): Effect.Effect<RoleAssignment, ValidationFailed | AlreadyExists | StoreUnavailable> =>
+    ): Effect.Effect<RoleAssignment, ValidationFailed | AlreadyExists | Forbidden | StoreUnavailable> =>
       Effect.gen(function*() {
         const [checked] = yield* scopes.checkGrants(organizationId, [input], () => "")
+        yield* guard.require(actor, organizationId, [checked!])
         return yield* store(organizationId, subject, checked!, yield* DateTime.now, duplicate)
       }),
     /** Stored grants as reads show them: each scope with its target's current name. */

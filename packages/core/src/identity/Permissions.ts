@@ -6,7 +6,7 @@
  * Users: `admin` may do everything; `editor` writes insights, ticket links and usage groups;
  * `team_creator` may create teams; `monitor_editor` and `viewer` read.
  */
-import type { Area, Principal, Role } from "./Domain.js"
+import { Area, type Principal, type Role } from "./Domain.js"
 
 export type Permission =
   | { readonly area: Area; readonly action: "read" | "write" }
@@ -18,6 +18,18 @@ export const read = (area: Area): Permission => ({ area, action: "read" })
 export const write = (area: Area): Permission => ({ area, action: "write" })
 export const createTeam: Permission = { area: "teams", action: "create" }
 export const exportAudit: Permission = { area: "audit_logs", action: "export" }
+
+/** Every permission there is: what an `admin` holds. */
+export const ALL: ReadonlyArray<Permission> = [
+  ...Area.literals.flatMap((area) => [read(area), write(area)]),
+  createTeam,
+  exportAudit
+]
+
+export const same = (a: Permission, b: Permission) => a.area === b.area && a.action === b.action
+
+/** `teams:write`: how messages and tests name a permission. */
+export const describe = (permission: Permission) => `${permission.area}:${permission.action}`
 
 const EDITOR_WRITES: ReadonlySet<Area> = new Set(["insights", "ticket_links", "usage_groups"])
 
@@ -35,6 +47,9 @@ const roleAllows = (role: Role, permission: Permission): boolean => {
   }
 }
 
+/** What holding a role confers. */
+export const ofRole = (role: Role): ReadonlyArray<Permission> => ALL.filter((permission) => roleAllows(role, permission))
+
 export const isAllowed = (principal: Principal, permission: Permission): boolean => {
   if (principal._tag === "User") return principal.roles.some((role) => roleAllows(role, permission))
   const has = (scope: string) => principal.scopes.includes("*" as never) || principal.scopes.includes(scope as never)
@@ -50,6 +65,10 @@ export const isAllowed = (principal: Principal, permission: Permission): boolean
       return canReadArea && principal.access === "admin"
   }
 }
+
+/** Everything the principal may do. */
+export const heldBy = (principal: Principal): ReadonlyArray<Permission> =>
+  ALL.filter((permission) => isAllowed(principal, permission))
 
 /** How the audit log names a principal. */
 export const changedBy = (principal: Principal): { changedBy: string; changedByType: "user" | "api_key" } =>

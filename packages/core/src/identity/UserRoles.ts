@@ -8,6 +8,7 @@ import type { Actor } from "../shared/Actor.js"
 import {
   AlreadyExists,
   Conflict,
+  type Forbidden,
   type InvalidPageToken,
   NotFound,
   type StoreUnavailable,
@@ -57,13 +58,16 @@ export class UserRoles extends Context.Tag("@costline/core/UserRoles")<
       request: OffsetRequest,
       fields: RequestFields
     ) => Effect.Effect<OffsetPage<UserRole>, NotFound | ValidationFailed | StoreUnavailable>
-    /** Grants a role directly; the same role at the same scope twice is AlreadyExists. */
+    /**
+     * Grants a role directly; the same role at the same scope twice is AlreadyExists. A role the
+     * actor could not grant (GrantRule) is Forbidden, audited as a failure.
+     */
     readonly grant: (
       actor: Actor,
       organizationId: OrganizationId,
       email: string,
       grant: RoleGrant
-    ) => Effect.Effect<UserRole, NotFound | ValidationFailed | AlreadyExists | StoreUnavailable>
+    ) => Effect.Effect<UserRole, NotFound | ValidationFailed | AlreadyExists | Forbidden | StoreUnavailable>
     /** Deletes a direct grant; a default or inherited role is a Conflict (it is changed where it comes from). */
     readonly revoke: (
       actor: Actor,
@@ -139,7 +143,7 @@ export const make = Effect.gen(function*() {
     grant: (actor, organizationId, email, grant) =>
       tx.withTransaction(Effect.gen(function*() {
         const user = yield* users.findByEmail(organizationId, email)
-        const assignment = yield* grants.grant(organizationId, { type: "user", id: user.id }, grant, (duplicate) =>
+        const assignment = yield* grants.grant(actor, organizationId, { type: "user", id: user.id }, grant, (duplicate) =>
           new AlreadyExists({ message: `${user.email} already holds ${duplicate.role} at this ${duplicate.scope_type} scope` }))
         yield* audit.record(actor, organizationId, {
           target: { resource: "user_roles" },
@@ -150,6 +154,12 @@ export const make = Effect.gen(function*() {
         })
         const [role] = yield* named(organizationId, [directRole(assignment)])
         return role!
+      })).pipe(grants.guard.audited(actor, organizationId, {
+        target: { resource: "user_roles" },
+        table_name: "role_assignments",
+        record_id: null,
+        operation: "create",
+        new_values: { email, role: grant.role, scope_type: grant.scope.type, scope_id: grant.scope.id ?? null }
       })),
     revoke: (actor, organizationId, email, roleId) =>
       tx.withTransaction(Effect.gen(function*() {

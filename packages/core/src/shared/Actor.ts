@@ -1,8 +1,13 @@
 /**
  * Who performs a change, as the audit log names it. Every mutating service takes one so that
  * its audit record says who and in which request.
+ *
+ * An actor that is a principal (built with `actorOf`) carries it: its rights bound what the
+ * change may grant (see identity/GrantRule). The operator (`Actor.system`) carries none and is
+ * not bounded; a user or key actor without its principal may grant nothing.
  */
 import { Schema } from "effect"
+import { Principal } from "../identity/Domain.js"
 
 export const ChangedByType = Schema.Literal("user", "api_key", "system")
 export type ChangedByType = typeof ChangedByType.Type
@@ -10,7 +15,8 @@ export type ChangedByType = typeof ChangedByType.Type
 export class Actor extends Schema.Class<Actor>("Actor")({
   changedBy: Schema.String,
   changedByType: ChangedByType,
-  requestId: Schema.NullOr(Schema.String)
+  requestId: Schema.NullOr(Schema.String),
+  principal: Schema.optional(Principal)
 }) {
   static readonly system = (requestId: string | null = null) =>
     new Actor({ changedBy: "system", changedByType: "system", requestId })

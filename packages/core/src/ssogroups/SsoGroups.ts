@@ -6,6 +6,7 @@ import { Context, DateTime, Effect, Either, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import { RoleAssignmentsRepo } from "../identity/Repo.js"
 import { makeGrants } from "../identity/Grants.js"
+import { conferredBy } from "../identity/GrantRule.js"
 import type { ScopedRole } from "../identity/RoleAssignment.js"
 import { Scopes } from "../identity/Scopes.js"
 import type { Actor } from "../shared/Actor.js"
@@ -13,6 +14,7 @@ import { STALE, untilWritten } from "../shared/CompareAndSet.js"
 import {
   AlreadyExists,
   type Conflict,
+  type Forbidden,
   type InvalidPageToken,
   NotFound,
   orNotFound,
@@ -51,12 +53,16 @@ type Io<A, E> = Effect.Effect<A, E | StoreUnavailable>
 export class SsoGroups extends Context.Tag("@costline/core/SsoGroups")<
   SsoGroups,
   {
-    /** A name the organization already maps is AlreadyExists; every scope must exist in it. */
+    /**
+     * A name the organization already maps is AlreadyExists; every scope must exist in it. The
+     * mapping grants its roles to the group's members, so the actor must be able to grant each
+     * (GrantRule): Forbidden otherwise, audited as a failure.
+     */
     readonly create: (
       actor: Actor,
       organizationId: OrganizationId,
       input: CreateSsoGroup
-    ) => Io<SsoGroupWithRoles, ValidationFailed | AlreadyExists>
+    ) => Io<SsoGroupWithRoles, ValidationFailed | AlreadyExists | Forbidden>
     readonly get: (organizationId: OrganizationId, id: SsoGroupId) => Io<SsoGroupWithRoles, NotFound>
     readonly list: (
       organizationId: OrganizationId,
@@ -68,21 +74,25 @@ export class SsoGroups extends Context.Tag("@costline/core/SsoGroups")<
       request: OffsetRequest,
       fields: RequestFields
     ) => Io<OffsetPage<SsoGroupWithRoles>, ValidationFailed>
-    /** A merge patch (rename); with `ifMatch` the mapping must still have that ETag. */
+    /**
+     * A merge patch (rename); with `ifMatch` the mapping must still have that ETag. A new name
+     * hands the mapping's roles to another group, so the actor must be able to grant each of
+     * them (GrantRule): Forbidden otherwise, audited as a failure.
+     */
     readonly update: (
       actor: Actor,
       organizationId: OrganizationId,
       id: SsoGroupId,
       patch: SsoGroupPatch,
       ifMatch: ETag.Condition | undefined
-    ) => Io<SsoGroupWithRoles, NotFound | AlreadyExists | PreconditionFailed | Conflict>
-    /** v1: the mapping is named by its current name. */
+    ) => Io<SsoGroupWithRoles, NotFound | AlreadyExists | PreconditionFailed | Conflict | Forbidden>
+    /** v1: the mapping is named by its current name. Same rule as `update`. */
     readonly renameByName: (
       actor: Actor,
       organizationId: OrganizationId,
       name: string,
       newName: string
-    ) => Io<SsoGroupWithRoles, NotFound | AlreadyExists | Conflict>
+    ) => Io<SsoGroupWithRoles, NotFound | AlreadyExists | Conflict | Forbidden>
   }
 >() {}
 
@@ -122,6 +132,7 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const newName = name?.trim() ?? before.name
       if (newName === before.name) return before
+      yield* grants.guard.require(actor, before.organization_id, conferredBy(yield* assignments.listForSubject(before.organization_id, "sso_group", before.id)))
       const after = new SsoGroup({ ...before, name: newName, updated_at: yield* DateTime.now })
       const written = yield* repo.update(after, before).pipe(Effect.catchTag("AlreadyExists", () => Effect.fail(nameTaken(newName))))
       if (!written) return STALE
@@ -140,6 +151,7 @@ export const make = Effect.gen(function*() {
     create: (actor, organizationId, input) =>
       tx.withTransaction(Effect.gen(function*() {
         const checked = yield* scopes.checkGrants(organizationId, input.roles, (index) => `roles[${index}]`)
+        yield* grants.guard.require(actor, organizationId, checked)
         const now = yield* DateTime.now
         const group = new SsoGroup({
           id: yield* newId<"SsoGroupId">(),
@@ -169,6 +181,15 @@ export const make = Effect.gen(function*() {
           })
         }
         return yield* one(organizationId, group)
+      })).pipe(grants.guard.audited(actor, organizationId, {
+        target: { resource: "user_roles" },
+        table_name: "sso_groups",
+        record_id: null,
+        operation: "create",
+        new_values: {
+          name: input.name,
+          roles: input.roles.map((grant) => ({ role: grant.role, scope_type: grant.scope.type, scope_id: grant.scope.id ?? null }))
+        }
       })),
     get: (organizationId, id) =>
       repo.findById(organizationId, id).pipe(found(id), Effect.flatMap((group) => one(organizationId, group))),
@@ -189,14 +210,26 @@ export const make = Effect.gen(function*() {
           }),
           "the SSO group"
         ).pipe(Effect.flatMap((group) => one(organizationId, group)))
-      ),
+      ).pipe(grants.guard.audited(actor, organizationId, {
+        target: { resource: "user_roles" },
+        table_name: "sso_groups",
+        record_id: id,
+        operation: "update",
+        new_values: { ...patch }
+      })),
     renameByName: (actor, organizationId, name, newName) =>
       tx.withTransaction(
         untilWritten(
           Effect.flatMap(repo.findByName(organizationId, name).pipe(found(name)), (before) => rename(actor, before, newName)),
           "the SSO group"
         ).pipe(Effect.flatMap((group) => one(organizationId, group)))
-      )
+      ).pipe(grants.guard.audited(actor, organizationId, {
+        target: { resource: "user_roles" },
+        table_name: "sso_groups",
+        record_id: null,
+        operation: "update",
+        new_values: { sso_group_name: name, new_sso_group_name: newName }
+      }))
   })
 })
 

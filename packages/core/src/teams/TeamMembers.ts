@@ -4,11 +4,13 @@
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
-import { UsersRepo } from "../identity/Repo.js"
+import { makeGrantGuard } from "../identity/GrantGuard.js"
+import { conferredBy } from "../identity/GrantRule.js"
+import { RoleAssignmentsRepo, UsersRepo } from "../identity/Repo.js"
 import { normalizeEmail } from "../identity/Users.js"
 import { SsoGroupsRepo } from "../ssogroups/Repo.js"
 import type { Actor } from "../shared/Actor.js"
-import { AlreadyExists, Conflict, type NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import { AlreadyExists, Conflict, type Forbidden, type NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId, type TeamId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import { type AddTeamMember, memberTypeOf, TeamMember } from "./Domain.js"
@@ -20,14 +22,16 @@ export class TeamMembers extends Context.Tag("@costline/core/TeamMembers")<
   {
     /**
      * Adds a member with the given role, else the team's default. The all-users team already
-     * holds everyone (Conflict); a member listed twice is AlreadyExists.
+     * holds everyone (Conflict); a member listed twice is AlreadyExists. The member inherits the
+     * team's roles, so the actor must be able to grant each of them (GrantRule): Forbidden
+     * otherwise, audited as a failure.
      */
     readonly add: (
       actor: Actor,
       organizationId: OrganizationId,
       teamId: TeamId,
       input: AddTeamMember
-    ) => Effect.Effect<TeamMember, NotFound | Conflict | AlreadyExists | ValidationFailed | StoreUnavailable>
+    ) => Effect.Effect<TeamMember, NotFound | Conflict | AlreadyExists | ValidationFailed | Forbidden | StoreUnavailable>
   }
 >() {}
 
@@ -38,6 +42,8 @@ export const make = Effect.gen(function*() {
   const members = yield* TeamMembersRepo
   const users = yield* UsersRepo
   const ssoGroups = yield* SsoGroupsRepo
+  const assignments = yield* RoleAssignmentsRepo
+  const guard = yield* makeGrantGuard
   const audit = yield* AuditLog
   const tx = yield* Transactor
 
@@ -65,6 +71,7 @@ export const make = Effect.gen(function*() {
           return yield* new Conflict({ message: "the all-users team includes every member of the organization already" })
         }
         const subject = yield* subjectOf(organizationId, input.identifier.trim())
+        yield* guard.require(actor, organizationId, conferredBy(yield* assignments.listForSubject(organizationId, "team", team.id)))
         const member = new TeamMember({
           id: yield* newId<"TeamMemberId">(),
           team_id: team.id,
@@ -86,6 +93,12 @@ export const make = Effect.gen(function*() {
           new_values: { team_id: team.id, type: member.type, identifier: member.identifier, role: member.role }
         })
         return member
+      })).pipe(guard.audited(actor, organizationId, {
+        target: { resource: "teams" },
+        table_name: "team_members",
+        record_id: null,
+        operation: "create",
+        new_values: { team_id: teamId, identifier: input.identifier, role: input.role ?? null }
       }))
   })
 })

@@ -9,7 +9,7 @@ import { makeGrants } from "../identity/Grants.js"
 import type { RoleAssignment, ScopedRole } from "../identity/RoleAssignment.js"
 import type { RoleGrant } from "../identity/Scope.js"
 import type { Actor } from "../shared/Actor.js"
-import { AlreadyExists, NotFound, type StoreUnavailable, type ValidationFailed } from "../shared/Errors.js"
+import { AlreadyExists, type Forbidden, NotFound, type StoreUnavailable, type ValidationFailed } from "../shared/Errors.js"
 import { type OrganizationId, RoleAssignmentId, type TeamId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import { Teams } from "./Teams.js"
@@ -17,13 +17,17 @@ import { Teams } from "./Teams.js"
 export class TeamRoles extends Context.Tag("@costline/core/TeamRoles")<
   TeamRoles,
   {
-    /** The same role at the same scope twice is AlreadyExists; the scope must exist in the organization. */
+    /**
+     * The same role at the same scope twice is AlreadyExists; the scope must exist in the
+     * organization. Every member inherits the role, so the actor must be able to grant it
+     * (GrantRule): Forbidden otherwise, audited as a failure.
+     */
     readonly grant: (
       actor: Actor,
       organizationId: OrganizationId,
       teamId: TeamId,
       grant: RoleGrant
-    ) => Effect.Effect<ScopedRole, NotFound | ValidationFailed | AlreadyExists | StoreUnavailable>
+    ) => Effect.Effect<ScopedRole, NotFound | ValidationFailed | AlreadyExists | Forbidden | StoreUnavailable>
     /** A role id that is not one of this team's grants is NotFound. */
     readonly revoke: (
       actor: Actor,
@@ -54,7 +58,7 @@ export const make = Effect.gen(function*() {
     grant: (actor, organizationId, teamId, input) =>
       tx.withTransaction(Effect.gen(function*() {
         const team = yield* teams.get(organizationId, teamId)
-        const grant = yield* grants.grant(organizationId, { type: "team", id: team.id }, input, (duplicate) =>
+        const grant = yield* grants.grant(actor, organizationId, { type: "team", id: team.id }, input, (duplicate) =>
           new AlreadyExists({ message: `the team already holds ${duplicate.role} at this ${duplicate.scope_type} scope` }))
         yield* audit.record(actor, organizationId, {
           target: { resource: "teams" },
@@ -65,6 +69,12 @@ export const make = Effect.gen(function*() {
         })
         const [role] = yield* grants.named(organizationId, [grant])
         return role!
+      })).pipe(grants.guard.audited(actor, organizationId, {
+        target: { resource: "teams" },
+        table_name: "team_roles",
+        record_id: null,
+        operation: "create",
+        new_values: { team_id: teamId, role: input.role, scope_type: input.scope.type, scope_id: input.scope.id ?? null }
       })),
     revoke: (actor, organizationId, teamId, roleId) =>
       tx.withTransaction(Effect.gen(function*() {

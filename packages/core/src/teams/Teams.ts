@@ -1,10 +1,13 @@
 /** The teams service. Every change appends its `teams` audit record in the same transaction. */
 import { Context, DateTime, Effect, Either, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
+import { makeGrantGuard } from "../identity/GrantGuard.js"
+import type { ScopedGrant } from "../identity/GrantRule.js"
+import type { Role } from "../identity/Domain.js"
 import type { ScopedRole } from "../identity/RoleAssignment.js"
 import type { Actor } from "../shared/Actor.js"
 import { STALE, untilWritten } from "../shared/CompareAndSet.js"
-import type { Conflict, InvalidPageToken, PreconditionFailed, ValidationFailed } from "../shared/Errors.js"
+import type { Conflict, Forbidden, InvalidPageToken, PreconditionFailed, ValidationFailed } from "../shared/Errors.js"
 import { AlreadyExists, NotFound, orNotFound, type StoreUnavailable } from "../shared/Errors.js"
 import * as ETag from "../shared/ETag.js"
 import { newId, type OrganizationId, type TeamId } from "../shared/Ids.js"
@@ -20,6 +23,17 @@ export const teamValues = (team: Team) => ({
   is_all_users: team.is_all_users,
   default_member_role: team.default_member_role
 })
+
+/**
+ * What a team's `default_member_role` confers: on the all-users team, that role at organization
+ * scope to every member; on any other team nothing (a member's role there is a label, and the
+ * team's own grants are what members inherit).
+ */
+export const defaultRoleConfers = (
+  team: { readonly is_all_users: boolean; readonly organization_id: OrganizationId },
+  role: Role
+): ReadonlyArray<ScopedGrant> =>
+  team.is_all_users ? [{ role, scope: { type: "organization", id: team.organization_id } }] : []
 
 /** Strong ETag of what a team update can change. */
 export const teamEtag = (team: Team): string => ETag.compute(teamValues(team))
@@ -44,17 +58,22 @@ type ListFailure = InvalidPageToken | ValidationFailed | NotFound | StoreUnavail
 export class Teams extends Context.Tag("@costline/core/Teams")<
   Teams,
   {
-    /** Creates a team with no members or roles; a second all-users team → AlreadyExists. */
+    /**
+     * Creates a team with no members or roles; a second all-users team → AlreadyExists. An
+     * all-users team grants its `default_member_role` to everyone, so the actor must be able to
+     * grant it (GrantRule): Forbidden otherwise, audited as a failure.
+     */
     readonly create: (
       actor: Actor,
       organizationId: OrganizationId,
       input: CreateTeam
-    ) => Effect.Effect<Team, AlreadyExists | StoreUnavailable>
+    ) => Effect.Effect<Team, AlreadyExists | Forbidden | StoreUnavailable>
     readonly get: (organizationId: OrganizationId, id: TeamId) => Effect.Effect<Team, NotFound | StoreUnavailable>
     /**
      * Applies a merge patch. With `ifMatch`, the team must still have that ETag (PreconditionFailed
      * otherwise, also when another writer changes it meanwhile). A patch that changes nothing
-     * writes nothing and returns the team as it is.
+     * writes nothing and returns the team as it is. A new `default_member_role` of the all-users
+     * team is a grant to everyone (GrantRule): Forbidden unless the actor may make it.
      */
     readonly update: (
       actor: Actor,
@@ -62,7 +81,7 @@ export class Teams extends Context.Tag("@costline/core/Teams")<
       id: TeamId,
       patch: TeamPatch,
       ifMatch: ETag.Condition | undefined
-    ) => Effect.Effect<Team, NotFound | PreconditionFailed | Conflict | StoreUnavailable>
+    ) => Effect.Effect<Team, NotFound | PreconditionFailed | Conflict | Forbidden | StoreUnavailable>
     readonly details: (
       organizationId: OrganizationId,
       id: TeamId,
@@ -84,6 +103,7 @@ export const make = Effect.gen(function*() {
   const content = yield* makeTeamContentReader
   const audit = yield* AuditLog
   const tx = yield* Transactor
+  const guard = yield* makeGrantGuard
 
   const get = (organizationId: OrganizationId, id: TeamId) =>
     repo.findById(organizationId, id).pipe(orNotFound("team", id))
@@ -109,6 +129,9 @@ export const make = Effect.gen(function*() {
         default_member_role: patch.default_member_role ?? before.default_member_role
       }
       if (changed.name === before.name && changed.default_member_role === before.default_member_role) return before
+      if (changed.default_member_role !== before.default_member_role) {
+        yield* guard.require(actor, organizationId, defaultRoleConfers(before, changed.default_member_role))
+      }
       const after = new Team({ ...before, ...changed, updated_at: yield* DateTime.now })
       if (!(yield* repo.update(after, before))) return STALE
       yield* audit.record(actor, organizationId, {
@@ -125,6 +148,7 @@ export const make = Effect.gen(function*() {
   return Teams.of({
     create: (actor, organizationId, input) =>
       tx.withTransaction(Effect.gen(function*() {
+        yield* guard.require(actor, organizationId, defaultRoleConfers({ ...input, organization_id: organizationId }, input.default_member_role))
         const now = yield* DateTime.now
         const team = new Team({
           id: yield* newId<"TeamId">(),
@@ -147,10 +171,24 @@ export const make = Effect.gen(function*() {
           new_values: teamValues(team)
         })
         return team
+      })).pipe(guard.audited(actor, organizationId, {
+        target: { resource: "teams" },
+        table_name: "teams",
+        record_id: null,
+        operation: "create",
+        new_values: { name: input.name, is_all_users: input.is_all_users, default_member_role: input.default_member_role }
       })),
     get,
     update: (actor, organizationId, id, patch, ifMatch) =>
-      tx.withTransaction(untilWritten(updateOnce(actor, organizationId, id, patch, ifMatch), "the team")),
+      tx.withTransaction(untilWritten(updateOnce(actor, organizationId, id, patch, ifMatch), "the team")).pipe(
+        guard.audited(actor, organizationId, {
+          target: { resource: "teams" },
+          table_name: "teams",
+          record_id: id,
+          operation: "update",
+          new_values: { ...patch }
+        })
+      ),
     details: (organizationId, id, query) =>
       Effect.gen(function*() {
         const team = yield* get(organizationId, id)

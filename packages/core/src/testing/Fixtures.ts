@@ -4,10 +4,12 @@ import { type Context, Effect, type Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { AuditLog, type ExportQuery } from "../audit/AuditLog.js"
 import type { AuditRecord } from "../audit/Domain.js"
+import type { Access, ApiKeyScope, Role } from "../identity/Domain.js"
+import { actorOf } from "../identity/Authorization.js"
 import { Organizations } from "../identity/Organizations.js"
 import type { CoreLive, Repositories } from "../Layers.js"
 import { Actor } from "../shared/Actor.js"
-import type { OrganizationId } from "../shared/Ids.js"
+import type { ApiKeyId, OrganizationId, SessionId, UserId } from "../shared/Ids.js"
 
 /** What a contract test can use: every core service and every repository of the store. */
 export type ContractServices = Layer.Layer.Success<typeof CoreLive> | Repositories
@@ -19,6 +21,14 @@ export const freshOrganization = Effect.flatMap(
 ).pipe(Effect.orDie)
 
 export const userActor = (email: string) => new Actor({ changedBy: email, changedByType: "user", requestId: null })
+
+/** A signed-in user as an actor: named like `userActor`, and bounded by `roles` (held at organization scope). */
+export const memberActor = (organizationId: OrganizationId, email: string, roles: ReadonlyArray<Role>, userId: UserId = randomUUID() as UserId) =>
+  actorOf({ _tag: "User", organizationId, userId, email, sessionId: randomUUID() as SessionId, roles }, null)
+
+/** An API key as an actor, bounded by its access and scopes. */
+export const keyActor = (organizationId: OrganizationId, access: Access, scopes: ReadonlyArray<ApiKeyScope>) =>
+  actorOf({ _tag: "ApiKey", organizationId, keyId: randomUUID() as ApiKeyId, name: `${access}-key`, access, scopes }, null)
 
 /** The result of reading the export to its end. */
 export interface Drained {

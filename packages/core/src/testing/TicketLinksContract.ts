@@ -12,11 +12,12 @@ import { CreateTeam } from "../teams/Domain.js"
 import { Teams } from "../teams/Teams.js"
 import { type LinkableItemType, type TicketLink, TicketLinkCreate } from "../ticketlinks/Domain.js"
 import { TicketLinks } from "../ticketlinks/TicketLinks.js"
-import { drainExport, freshOrganization, ids, userActor } from "./Fixtures.js"
+import { drainExport, freshOrganization, ids, keyActor, memberActor } from "./Fixtures.js"
 import type { SecretsContractServices } from "./SecretsFixtures.js"
 import { createGroup, createSet } from "./UsageContract.js"
 
-const alice = userActor("alice@example.com")
+/** An editor: she may link items of every area and read them back. */
+const alice = memberActor("org-of-alice" as OrganizationId, "alice@example.com", ["editor"])
 
 const newTeam = new CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" })
 
@@ -42,7 +43,7 @@ const readAll = (organizationId: OrganizationId, item_type: LinkableItemType, it
     const all: Array<TicketLink> = []
     let pageToken: string | undefined
     do {
-      const page = yield* links.list(organizationId, { item_type, item_id, pageToken, maxResults: pageSize })
+      const page = yield* links.list(alice, organizationId, { item_type, item_id, pageToken, maxResults: pageSize })
       sizes.push(page.items.length)
       all.push(...page.items)
       pageToken = page.page_token ?? undefined
@@ -66,8 +67,8 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
           title: "Shrink the warehouse"
         }))
         expect(created).toMatchObject({ ticket_id: "ENG-42", created_by: "alice@example.com", title: "Shrink the warehouse" })
-        expect(yield* links.get(organization.id, created.id)).toEqual(created)
-        expect(yield* links.list(organization.id, { item_type: "team", item_id: teamId })).toEqual({
+        expect(yield* links.get(alice, organization.id, created.id)).toEqual(created)
+        expect(yield* links.list(alice, organization.id, { item_type: "team", item_id: teamId })).toEqual({
           items: [created],
           page_token: null
         })
@@ -89,6 +90,34 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
         })
       }))
 
+    it.effect("the caller must be able to read the linked item's area: else Forbidden, and a refused link is audited", () =>
+      Effect.gen(function*() {
+        const links = yield* TicketLinks
+        const organization = yield* freshOrganization
+        const teamId = yield* teamOf(organization.id)
+        const linksOnly = keyActor(organization.id, "read_write", ["ticket_links:write"])
+        const teamsToo = keyActor(organization.id, "read_write", ["ticket_links:write", "teams:read"])
+
+        const refused = yield* Effect.flip(links.create(linksOnly, organization.id, linkTo("team", teamId, "SEC-1")))
+        expect(refused).toMatchObject({ _tag: "Forbidden", message: "not allowed to read teams" })
+        const link = yield* links.create(teamsToo, organization.id, linkTo("team", teamId, "SEC-1"))
+        expect((yield* Effect.flip(links.get(linksOnly, organization.id, link.id)))._tag).toBe("Forbidden")
+        expect((yield* Effect.flip(links.list(linksOnly, organization.id, { item_type: "team", item_id: teamId })))._tag).toBe("Forbidden")
+        expect(yield* links.get(teamsToo, organization.id, link.id)).toEqual(link)
+        // A viewer reads every area; an actor that names a user but carries no principal may do nothing.
+        const viewer = memberActor(organization.id, "viewer@example.com", ["viewer"])
+        expect((yield* links.list(viewer, organization.id, { item_type: "team", item_id: teamId })).items).toEqual([link])
+        const anonymous = new Actor({ changedBy: "someone@example.com", changedByType: "user", requestId: null })
+        expect((yield* Effect.flip(links.get(anonymous, organization.id, link.id)))._tag).toBe("Forbidden")
+        expect(yield* links.get(Actor.system(), organization.id, link.id)).toEqual(link)
+
+        const { records } = yield* drainExport(organization.id, { filters: { resource_in: ["ticket_links"] } })
+        expect(records.map((record) => [record.status, record.changed_by, record.new_values?.["ticket_id"]])).toEqual([
+          ["failure", linksOnly.changedBy, "SEC-1"],
+          ["success", teamsToo.changedBy, "SEC-1"]
+        ])
+      }))
+
     it.effect("links a warehouse account; an item unknown in the organization is NotFound and audits nothing", () =>
       Effect.gen(function*() {
         const links = yield* TicketLinks
@@ -101,10 +130,10 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
         for (const [item_type, item_id] of unknown) {
           const refused = yield* Effect.flip(links.create(alice, organization.id, linkTo(item_type, item_id, "OPS-2")))
           expect(refused).toMatchObject({ _tag: "NotFound", resource: item_type, id: item_id })
-          const listed = yield* Effect.flip(links.list(organization.id, { item_type, item_id }))
+          const listed = yield* Effect.flip(links.list(alice, organization.id, { item_type, item_id }))
           expect(listed._tag).toBe("NotFound")
         }
-        expect((yield* Effect.flip(links.get(other.id, link.id)))._tag).toBe("NotFound")
+        expect((yield* Effect.flip(links.get(alice, other.id, link.id)))._tag).toBe("NotFound")
         const { records } = yield* drainExport(organization.id, { filters: { resource_in: ["ticket_links"] } })
         expect(records).toHaveLength(1)
       }))
@@ -178,18 +207,18 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const [teamId, otherTeam] = [yield* teamOf(organization.id), yield* teamOf(organization.id)]
         for (const ticket of ["T-1", "T-2"]) yield* links.create(alice, organization.id, linkTo("team", teamId, ticket))
-        const first = yield* links.list(organization.id, { item_type: "team", item_id: teamId, maxResults: 1 })
+        const first = yield* links.list(alice, organization.id, { item_type: "team", item_id: teamId, maxResults: 1 })
         const pageToken = first.page_token!
 
-        const elsewhere = yield* Effect.flip(links.list(organization.id, { item_type: "team", item_id: otherTeam, pageToken }))
+        const elsewhere = yield* Effect.flip(links.list(alice, organization.id, { item_type: "team", item_id: otherTeam, pageToken }))
         expect(elsewhere).toMatchObject({ _tag: "InvalidPageToken", message: "page_token was issued for another list" })
-        const otherTenant = yield* Effect.flip(links.list(other.id, { item_type: "team", item_id: teamId, pageToken }))
+        const otherTenant = yield* Effect.flip(links.list(alice, other.id, { item_type: "team", item_id: teamId, pageToken }))
         expect(otherTenant).toMatchObject({ _tag: "InvalidPageToken", message: "page_token was issued for another organization" })
         const garbled = yield* Effect.flip(
-          links.list(organization.id, { item_type: "team", item_id: teamId, pageToken: `${pageToken}x` })
+          links.list(alice, organization.id, { item_type: "team", item_id: teamId, pageToken: `${pageToken}x` })
         )
         expect(garbled._tag).toBe("InvalidPageToken")
-        const tooMany = yield* Effect.flip(links.list(organization.id, { item_type: "team", item_id: teamId, maxResults: 501 }))
+        const tooMany = yield* Effect.flip(links.list(alice, organization.id, { item_type: "team", item_id: teamId, maxResults: 501 }))
         expect(tooMany).toMatchObject({ _tag: "ValidationFailed", details: [{ field: "query.max_results" }] })
       }))
   })

@@ -9,6 +9,8 @@ export {
   expectPortablePageTokens,
   freshOrganization,
   ids,
+  keyActor,
+  memberActor,
   recordChange,
   userActor
 } from "./Fixtures.js"

@@ -1,9 +1,19 @@
-/** The ticket links service. Every link created appends its `ticket_links` audit record in the same transaction. */
+/**
+ * The ticket links service. Every link created appends its `ticket_links` audit record in the same
+ * transaction. Besides ticket-link access, the caller must be able to read the linked item's own
+ * area, so a link cannot reveal whether an item the caller may not see exists; a link refused for
+ * that reason is audited as a failure.
+ */
 import { Context, DateTime, Effect, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
+import type { AuditEntry } from "../audit/Domain.js"
+import type { Area } from "../identity/Domain.js"
+import { authorityOf, unknownAuthority } from "../identity/GrantGuard.js"
+import * as Permissions from "../identity/Permissions.js"
 import type { Actor } from "../shared/Actor.js"
 import {
   AlreadyExists,
+  Forbidden,
   type InvalidPageToken,
   NotFound,
   type StoreUnavailable,
@@ -29,6 +39,26 @@ export const ticketLinkValues = (
   title: link.title
 })
 
+/** The area whose read access a linked item needs. */
+export const AREA_OF_ITEM: Record<LinkableItemType, Area> = {
+  insight: "insights",
+  usage_group: "usage_groups",
+  usage_group_set: "usage_groups",
+  team: "teams",
+  dw_account: "dw_accounts"
+}
+
+/** Whether the actor may see items of this type: the operator may, a principal with read access to their area may. */
+export const mayReadItem = (actor: Actor, itemType: LinkableItemType): Effect.Effect<void, Forbidden> => {
+  const authority = authorityOf(actor)
+  if (authority._tag === "Operator") return Effect.void
+  if (authority._tag === "Unknown") return Effect.fail(unknownAuthority)
+  const permission = Permissions.read(AREA_OF_ITEM[itemType])
+  return Permissions.isAllowed(authority.principal, permission)
+    ? Effect.void
+    : Effect.fail(new Forbidden({ message: `not allowed to ${permission.action} ${permission.area}` }))
+}
+
 export interface ListQuery {
   readonly item_type: LinkableItemType
   readonly item_id: string
@@ -40,20 +70,30 @@ export class TicketLinks extends Context.Tag("@costline/core/TicketLinks")<
   TicketLinks,
   {
     /**
-     * An item unknown in the organization → NotFound; the same item, provider and ticket twice →
+     * An actor that may not read the item's area → Forbidden (audited as a failure); an item
+     * unknown in the organization → NotFound; the same item, provider and ticket twice →
      * AlreadyExists.
      */
     readonly create: (
       actor: Actor,
       organizationId: OrganizationId,
       input: TicketLinkCreate
-    ) => Effect.Effect<TicketLink, NotFound | AlreadyExists | StoreUnavailable>
-    readonly get: (organizationId: OrganizationId, id: TicketLinkId) => Effect.Effect<TicketLink, NotFound | StoreUnavailable>
-    /** The item's links, oldest first; an item unknown in the organization → NotFound. */
+    ) => Effect.Effect<TicketLink, Forbidden | NotFound | AlreadyExists | StoreUnavailable>
+    /** A link `reader` may see: NotFound when there is none, Forbidden when it may not read the item's area. */
+    readonly get: (
+      reader: Actor,
+      organizationId: OrganizationId,
+      id: TicketLinkId
+    ) => Effect.Effect<TicketLink, Forbidden | NotFound | StoreUnavailable>
+    /**
+     * The item's links, oldest first; Forbidden when `reader` may not read the item's area, an
+     * item unknown in the organization → NotFound.
+     */
     readonly list: (
+      reader: Actor,
       organizationId: OrganizationId,
       query: ListQuery
-    ) => Effect.Effect<Page<TicketLink>, NotFound | InvalidPageToken | ValidationFailed | StoreUnavailable>
+    ) => Effect.Effect<Page<TicketLink>, Forbidden | NotFound | InvalidPageToken | ValidationFailed | StoreUnavailable>
   }
 >() {}
 
@@ -68,7 +108,22 @@ export const make = Effect.gen(function*() {
     Effect.flatMap(items.exists(item), (exists) =>
       exists ? Effect.void : Effect.fail(new NotFound({ resource: item.itemType, id: item.itemId })))
 
+  const refused = (actor: Actor, organizationId: OrganizationId, entry: AuditEntry) => (error: Forbidden) =>
+    Effect.zipRight(audit.record(actor, organizationId, { ...entry, status: "failure" }), Effect.fail(error))
+
   const create = (actor: Actor, organizationId: OrganizationId, input: TicketLinkCreate) =>
+    Effect.zipRight(
+      mayReadItem(actor, input.item_type).pipe(Effect.catchAll(refused(actor, organizationId, {
+        target: { resource: "ticket_links" },
+        table_name: "ticket_links",
+        record_id: null,
+        operation: "create",
+        new_values: ticketLinkValues({ ...input, title: input.title ?? null })
+      }))),
+      insert(actor, organizationId, input)
+    )
+
+  const insert = (actor: Actor, organizationId: OrganizationId, input: TicketLinkCreate) =>
     tx.withTransaction(Effect.gen(function*() {
       yield* requireItem({ organizationId, itemType: input.item_type, itemId: input.item_id })
       const link = new TicketLink({
@@ -100,12 +155,15 @@ export const make = Effect.gen(function*() {
       return link
     }))
 
-  const get = (organizationId: OrganizationId, id: TicketLinkId) =>
-    repo.findById(organizationId, id).pipe(orNotFound("ticket link", id))
+  const get = (reader: Actor, organizationId: OrganizationId, id: TicketLinkId) =>
+    repo.findById(organizationId, id).pipe(
+      orNotFound("ticket link", id),
+      Effect.tap((link) => mayReadItem(reader, link.item_type))
+    )
 
-  const list = (organizationId: OrganizationId, query: ListQuery) => {
+  const list = (reader: Actor, organizationId: OrganizationId, query: ListQuery) => {
     const item: ItemRef = { organizationId, itemType: query.item_type, itemId: query.item_id }
-    return cursors.keysetPage(
+    return Effect.zipRight(mayReadItem(reader, query.item_type), cursors.keysetPage(
       organizationId,
       // The item is part of the binding: a token resumes only the list of the item it came from.
       `ticket_links:${item.itemType}:${item.itemId}`,
@@ -113,7 +171,7 @@ export const make = Effect.gen(function*() {
       { size: "query.max_results" },
       (window) => Effect.zipRight(requireItem(item), repo.listByItem(item, window)),
       (link) => keysetOf(link.create_time, link.id)
-    )
+    ))
   }
 
   return TicketLinks.of({ create, get, list })

@@ -1,20 +1,10 @@
 /**
  * Handlers of ticket links. `ticket_links` access is declared on the endpoints and enforced before
- * decoding; here the caller must also be able to read the item's own area, so a link cannot reveal
- * whether an item the caller may not see exists. A link refused for that reason is audited too.
+ * decoding; core's `TicketLinks` also requires read access to the linked item's own area (and
+ * audits a refused link), so embedders get the same rule.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import {
-  type Area,
-  type AuditEntry,
-  Authorization,
-  type LinkableItemType,
-  Permissions,
-  type TicketLink,
-  TicketLinkId,
-  ticketLinkValues,
-  TicketLinks
-} from "@costline/core"
+import { type TicketLink, TicketLinkId, TicketLinks } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
@@ -23,53 +13,24 @@ import { toPage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 
-const AREA_OF_ITEM: Record<LinkableItemType, Area> = {
-  insight: "insights",
-  usage_group: "usage_groups",
-  usage_group_set: "usage_groups",
-  team: "teams",
-  dw_account: "dw_accounts"
-}
-
 const linkId = parseId(TicketLinkId, "ticket link")
 
 const toTicketLinkV2 = ({ organization_id: _tenant, ...link }: TicketLink) => link
 
 export const TicketLinksHttpLive = HttpApiBuilder.group(CostlineApi, "ticketLinks", (handlers) =>
-  Effect.gen(function*() {
-    const authorization = yield* Authorization
-    const links = yield* TicketLinks
-
-    /** Read access to the item's area; `attempted` names the change to audit if it is refused. */
-    const requireItemArea = (itemType: LinkableItemType, attempted?: AuditEntry) =>
-      Effect.flatMap(Caller, (caller) =>
-        Effect.as(
-          authorization.require(
-            caller.principal,
-            Permissions.read(AREA_OF_ITEM[itemType]),
-            attempted && { entry: attempted, requestId: caller.requestId }
-          ),
-          caller
-        ))
-
-    return handlers
+  Effect.map(TicketLinks, (links) =>
+    handlers
       .handle("createTicketLink", ({ payload }) =>
         Effect.gen(function*() {
-          const caller = yield* requireItemArea(payload.item_type, {
-            target: { resource: "ticket_links" },
-            table_name: "ticket_links",
-            record_id: null,
-            operation: "create",
-            new_values: ticketLinkValues({ ...payload, title: payload.title ?? null })
-          })
+          const caller = yield* Caller
           const link = yield* links.create(caller.actor, caller.organizationId, payload)
           yield* Respond.setHeaders({ location: `${V2_PREFIX}/ticket-links/${link.id}` })
           return toTicketLinkV2(link)
         }))
       .handle("listTicketLinks", ({ urlParams }) =>
         Effect.gen(function*() {
-          const caller = yield* requireItemArea(urlParams.item_type)
-          const page = yield* links.list(caller.organizationId, {
+          const caller = yield* Caller
+          const page = yield* links.list(caller.actor, caller.organizationId, {
             item_type: urlParams.item_type,
             item_id: urlParams.item_id,
             pageToken: urlParams.page_token,
@@ -80,8 +41,5 @@ export const TicketLinksHttpLive = HttpApiBuilder.group(CostlineApi, "ticketLink
       .handle("getTicketLink", ({ path }) =>
         Effect.gen(function*() {
           const caller = yield* Caller
-          const link = yield* links.get(caller.organizationId, yield* linkId(path.ticket_link_id))
-          yield* requireItemArea(link.item_type)
-          return toTicketLinkV2(link)
-        }))
-  }))
+          return toTicketLinkV2(yield* links.get(caller.actor, caller.organizationId, yield* linkId(path.ticket_link_id)))
+        }))))
