@@ -8,6 +8,7 @@ import { type Duration, Layer } from "effect"
 import { CoreWithSecretsLive, type Repositories } from "../Layers.js"
 import { auditContract } from "./AuditContract.js"
 import { dwAccountsContract } from "./DwAccountsContract.js"
+import { grantRuleContract } from "./GrantRuleContract.js"
 import { identityContract } from "./IdentityContract.js"
 import type { AnotherInstance } from "./InsightFixtures.js"
 import { insightListingContract } from "./InsightListingContract.js"
@@ -49,6 +50,7 @@ export const repositoryContract = (
     teamDetailsContract(it)
     ssoGroupsContract(it)
     userRolesContract(it)
+    grantRuleContract(it)
     organizationEventsContract(it)
     ticketLinksContract(it)
     usageContract(it)
