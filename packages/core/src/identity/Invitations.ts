@@ -2,10 +2,11 @@
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { Actor } from "../shared/Actor.js"
-import { AlreadyExists, NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import { AlreadyExists, type Forbidden, NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import { Email, type Role } from "./Domain.js"
+import { makeGrantGuard } from "./GrantGuard.js"
 import { Invitation, type InvitationId } from "./Invitation.js"
 import { Organizations } from "./Organizations.js"
 import { InvitationsRepo, UsersRepo } from "./Repo.js"
@@ -16,12 +17,16 @@ const decodeEmail = Schema.decodeUnknownEither(Email)
 export class Invitations extends Context.Tag("@costline/core/Invitations")<
   Invitations,
   {
-    /** Invites an email that is neither a member nor already invited. */
+    /**
+     * Invites an email that is neither a member nor already invited. The invitation grants its
+     * role on joining, so the actor must be able to grant it (GrantRule): Forbidden otherwise,
+     * audited as a failure.
+     */
     readonly create: (
       actor: Actor,
       organizationId: OrganizationId,
       input: { readonly email: string; readonly role: Role }
-    ) => Effect.Effect<Invitation, ValidationFailed | AlreadyExists | NotFound | StoreUnavailable>
+    ) => Effect.Effect<Invitation, ValidationFailed | AlreadyExists | NotFound | Forbidden | StoreUnavailable>
     /** Revokes a pending invitation; one that is unknown or already revoked is NotFound. */
     readonly revoke: (
       actor: Actor,
@@ -38,6 +43,7 @@ export const make = Effect.gen(function*() {
   const organizations = yield* Organizations
   const audit = yield* AuditLog
   const tx = yield* Transactor
+  const guard = yield* makeGrantGuard
 
   const values = (invitation: Invitation) => ({ email: invitation.email, role: invitation.role })
 
@@ -47,6 +53,7 @@ export const make = Effect.gen(function*() {
         const email = decodeEmail(input.email.trim())
         if (email._tag === "Left") return yield* ValidationFailed.single("email", "invalid", "must be an email address")
         yield* organizations.get(organizationId)
+        yield* guard.require(actor, organizationId, [{ role: input.role, scope: { type: "organization", id: organizationId } }])
         const invitation = new Invitation({
           id: yield* newId<"InvitationId">(),
           organization_id: organizationId,
@@ -71,6 +78,12 @@ export const make = Effect.gen(function*() {
           new_values: values(invitation)
         })
         return invitation
+      })).pipe(guard.audited(actor, organizationId, {
+        target: { event_type: "invitation" },
+        table_name: "invitations",
+        record_id: null,
+        operation: "create",
+        new_values: { email: input.email, role: input.role }
       })),
     revoke: (actor, organizationId, id) =>
       tx.withTransaction(Effect.gen(function*() {

@@ -3,11 +3,12 @@ import { Context, DateTime, Effect, Layer, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { AuditEntry } from "../audit/Domain.js"
 import type { Actor } from "../shared/Actor.js"
-import { AlreadyExists, NotFound, orNotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import { AlreadyExists, type Forbidden, NotFound, orNotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import { TeamMembersRepo } from "../teams/Repo.js"
 import { Email, type Role, User } from "./Domain.js"
+import { makeGrantGuard } from "./GrantGuard.js"
 import { Organizations } from "./Organizations.js"
 import { RoleAssignmentsRepo, SessionsRepo, UsersRepo } from "./Repo.js"
 import { RoleAssignment } from "./RoleAssignment.js"
@@ -19,12 +20,15 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 export class Users extends Context.Tag("@costline/core/Users")<
   Users,
   {
-    /** Adds a member with a direct role at organization scope (audited as `user_roles`). */
+    /**
+     * Adds a member with a direct role at organization scope (audited as `user_roles`). The
+     * actor must be able to grant the role (GrantRule): Forbidden otherwise, audited as a failure.
+     */
     readonly add: (
       actor: Actor,
       organizationId: OrganizationId,
       input: { readonly email: string; readonly role: Role }
-    ) => Effect.Effect<User, ValidationFailed | AlreadyExists | NotFound | StoreUnavailable>
+    ) => Effect.Effect<User, ValidationFailed | AlreadyExists | NotFound | Forbidden | StoreUnavailable>
     readonly findByEmail: (
       organizationId: OrganizationId,
       email: string
@@ -49,6 +53,7 @@ export const make = Effect.gen(function*() {
   const organizations = yield* Organizations
   const audit = yield* AuditLog
   const tx = yield* Transactor
+  const guard = yield* makeGrantGuard
 
   const findByEmail = (organizationId: OrganizationId, email: string) =>
     users.findByEmail(organizationId, normalizeEmail(email)).pipe(orNotFound("user", email))
@@ -60,6 +65,7 @@ export const make = Effect.gen(function*() {
         const email = decodeEmail(input.email)
         if (email._tag === "Left") return yield* ValidationFailed.single("email", "invalid", "must be an email address")
         yield* organizations.get(organizationId)
+        yield* guard.require(actor, organizationId, [{ role: input.role, scope: { type: "organization", id: organizationId } }])
         const now = yield* DateTime.now
         const user = new User({
           id: yield* newId<"UserId">(),
@@ -91,6 +97,12 @@ export const make = Effect.gen(function*() {
           new_values: { email: user.email, role: assignment.role, scope_type: "organization" }
         })
         return user
+      })).pipe(guard.audited(actor, organizationId, {
+        target: { resource: "user_roles" },
+        table_name: "role_assignments",
+        record_id: null,
+        operation: "create",
+        new_values: { email: input.email, role: input.role, scope_type: "organization" }
       })),
     remove: (actor, organizationId, email) =>
       tx.withTransaction(Effect.gen(function*() {

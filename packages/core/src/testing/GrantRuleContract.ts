@@ -17,6 +17,7 @@ import { holdingsOfKey, holdingsOfRoles, type Holding, type ScopedGrant } from "
 import * as Permissions from "../identity/Permissions.js"
 import { makeEffectiveRolesReader } from "../identity/RoleSources.js"
 import type { RoleGrant } from "../identity/Scope.js"
+import { Invitations } from "../identity/Invitations.js"
 import { UserRoles } from "../identity/UserRoles.js"
 import { Users } from "../identity/Users.js"
 import { Actor } from "../shared/Actor.js"
@@ -241,6 +242,26 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
           [writer.changedBy, null],
           ["someone@example.com", "site-9"],
           [stranger.changedBy, "site-9"]
+        ])
+      }))
+
+    it.effect("adding a member and inviting someone grant their role too", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        const organizationId = organization.id
+        const users = yield* Users
+        const invitations = yield* Invitations
+        const writer = keyActor(organizationId, "read_write", ["*"])
+        expect((yield* Effect.flip(users.add(writer, organizationId, { email: "boss@example.com", role: "admin" })))._tag).toBe("Forbidden")
+        expect((yield* Effect.flip(invitations.create(writer, organizationId, { email: "boss@example.com", role: "admin" })))._tag).toBe("Forbidden")
+        expect((yield* users.add(writer, organizationId, { email: "dev@example.com", role: "editor" })).email).toBe("dev@example.com")
+        expect((yield* invitations.create(writer, organizationId, { email: "new@example.com", role: "editor" })).role).toBe("editor")
+        const { records } = yield* drainExport(organizationId)
+        expect(records.map((record) => [record.table_name, record.status, record.new_values?.["email"]])).toEqual([
+          ["role_assignments", "failure", "boss@example.com"],
+          ["invitations", "failure", "boss@example.com"],
+          ["role_assignments", "success", "dev@example.com"],
+          ["invitations", "success", "new@example.com"]
         ])
       }))
 

@@ -9,7 +9,7 @@ import { AddTeamMember } from "../teams/Domain.js"
 import { TeamMembers } from "../teams/TeamMembers.js"
 import { Teams } from "../teams/Teams.js"
 import { addMember, createTeam, failureTag, system } from "./AccessFixtures.js"
-import { type ContractServices, drainExport, freshOrganization, userActor } from "./Fixtures.js"
+import { type ContractServices, drainExport, freshOrganization, keyActor } from "./Fixtures.js"
 
 export const organizationEventsContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
   describe("invitations", () => {
@@ -17,8 +17,10 @@ export const organizationEventsContract = (it: Vitest.MethodsNonLive<ContractSer
       Effect.gen(function*() {
         const invitations = yield* Invitations
         const organization = yield* freshOrganization
-        const invited = yield* invitations.create(userActor("boss@example.com"), organization.id, { email: " New@Example.com", role: "editor" })
-        expect(invited).toMatchObject({ email: "new@example.com", role: "editor", invited_by: "boss@example.com", revoked_at: null })
+        // An admin key may invite with any role (see GrantRuleContract for who may not).
+        const boss = keyActor(organization.id, "admin", ["*"])
+        const invited = yield* invitations.create(boss, organization.id, { email: " New@Example.com", role: "editor" })
+        expect(invited).toMatchObject({ email: "new@example.com", role: "editor", invited_by: boss.changedBy, revoked_at: null })
         expect(yield* invitations.listPending(organization.id)).toEqual([invited])
 
         const revoked = yield* invitations.revoke(system, organization.id, invited.id)
