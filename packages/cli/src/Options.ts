@@ -11,6 +11,8 @@ export const database = Options.text("database").pipe(
 
 export const org = Options.text("org").pipe(Options.withDescription("organization id"))
 
+export const json = Options.boolean("json").pipe(Options.withDescription("print JSON instead of a table"))
+
 /** A one-line reason for exit code 1. */
 export class CliFailure extends Error {}
 

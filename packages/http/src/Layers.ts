@@ -8,9 +8,11 @@ import { CoreWithSecretsLive } from "@costline/core"
 import { Layer } from "effect"
 import { CostlineApi } from "./api/Api.js"
 import { AnalysisHttpLive } from "./api/analysis/Http.js"
+import { ApiKeysHttpLive } from "./api/apikeys/Http.js"
 import { AuditHttpLive } from "./api/audit/Http.js"
 import { DwAccountsHttpLive, DwAccountsV1HttpLive } from "./api/dwaccounts/Http.js"
 import { InsightsHttpLive } from "./api/insights/Http.js"
+import { SessionsHttpLive } from "./api/sessions/Http.js"
 import { SsoGroupsHttpLive, SsoGroupsV1HttpLive } from "./api/ssogroups/Http.js"
 import { TeamsHttpLive, TeamsV1HttpLive } from "./api/teams/Http.js"
 import { TicketLinksHttpLive } from "./api/ticketlinks/Http.js"
@@ -38,7 +40,9 @@ export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
     UsageGroupsHttpLive,
     UsageGroupsV1HttpLive,
     DwAccountsHttpLive,
-    DwAccountsV1HttpLive
+    DwAccountsV1HttpLive,
+    ApiKeysHttpLive,
+    SessionsHttpLive
   ]),
   Layer.provide([TenantFromHeaderLive, TenantFromPathLive, TenantFromCredentialLive])
 )
