@@ -2,7 +2,8 @@
 import { Options } from "@effect/cli"
 import { CoreLive } from "@costline/core"
 import { Effect, Either, Layer, Option } from "effect"
-import { parseDatabaseUrl, resolveDatabaseUrl, storeLayer } from "./Database.js"
+import { existsSync } from "node:fs"
+import { describeDatabase, parseDatabaseUrl, resolveDatabaseUrl, storeLayer } from "./Database.js"
 
 export const database = Options.text("database").pipe(
   Options.withDescription("sqlite:<path>, sqlite::memory: or postgres://… (default: $COSTLINE_DATABASE_URL or sqlite:.costline/costline.db)"),
@@ -22,8 +23,20 @@ export const resolveDatabase = (flag: Option.Option<string>) =>
     onRight: Effect.succeed
   })
 
-/** Core services over the store the `--database` flag names (migrated on open). */
-export const coreLayer = (flag: Option.Option<string>) =>
+/**
+ * Core services over the store the `--database` flag names (migrated on open). Only the commands
+ * that set up an installation (`serve`, `seed`, `orgs create`; `migrate` opens the store itself)
+ * pass `create`: any other command refuses a SQLite file that does not exist, so one run from the
+ * wrong directory never creates, and then reports on, an empty database.
+ */
+export const coreLayer = (flag: Option.Option<string>, options: { readonly create?: boolean } = {}) =>
   Layer.unwrapEffect(
-    Effect.map(resolveDatabase(flag), (db) => CoreLive.pipe(Layer.provideMerge(storeLayer(db))))
+    Effect.flatMap(resolveDatabase(flag), (db) =>
+      db._tag === "sqlite" && db.filename !== ":memory:" && options.create !== true && !existsSync(db.filename)
+        ? Effect.fail(
+          new CliFailure(
+            `no database at ${describeDatabase(db)}: run costline migrate first, or pass --database / COSTLINE_DATABASE_URL`
+          )
+        )
+        : Effect.succeed(CoreLive.pipe(Layer.provideMerge(storeLayer(db)))))
   )

@@ -2,7 +2,8 @@
 /** Exit codes: 0 ok, 1 failure (one-line reason on stderr), 2 usage error. */
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Cause, ConfigError, Effect } from "effect"
+import { Cause, ConfigError, Effect, Either } from "effect"
+import { describeDatabase, parseDatabaseUrl, resolveDatabaseUrl } from "./Database.js"
 import { run } from "./Cli.js"
 
 const messageOf = (error: object): string => String((error as { message?: unknown }).message ?? "")
@@ -33,6 +34,21 @@ const reason = (error: unknown): string => {
   return String(error)
 }
 
+/** The database the command opened, for errors about what it did not find there. */
+const openedDatabase = (): string | undefined => {
+  const at = process.argv.findIndex((arg) => arg === "--database" || arg.startsWith("--database="))
+  const flag = at < 0 ? undefined : process.argv[at]!.includes("=") ? process.argv[at]!.split("=").slice(1).join("=") : process.argv[at + 1]
+  const parsed = parseDatabaseUrl(resolveDatabaseUrl(flag))
+  return Either.isRight(parsed) ? describeDatabase(parsed.right) : undefined
+}
+
+/** "organization nope not found" is only useful with where it was looked for. */
+const withDatabase = (error: unknown, message: string): string => {
+  const tag = typeof error === "object" && error !== null ? (error as { _tag?: unknown })._tag : undefined
+  const database = tag === "NotFound" || /no such table|does not exist/.test(message) ? openedDatabase() : undefined
+  return database === undefined ? message : `${message} (database ${database})`
+}
+
 const program = run(process.argv).pipe(
   Effect.catchAllCause((cause) => {
     const failure = Cause.failureOption(cause)
@@ -43,7 +59,7 @@ const program = run(process.argv).pipe(
     if (Cause.isInterruptedOnly(cause)) return Effect.void
     const error = failure._tag === "Some" ? failure.value : Cause.squash(cause)
     return Effect.sync(() => {
-      process.stderr.write(`costline: ${reason(error).split("\n")[0]}\n`)
+      process.stderr.write(`costline: ${withDatabase(error, reason(error).split("\n")[0]!)}\n`)
       process.exitCode = 1
     })
   }),

@@ -3,7 +3,9 @@
  * id or name), sessions revoked by member, migration status.
  */
 import { describe, expect, it } from "vitest"
-import { costline, lastLine, scratchDir } from "./support.js"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { costline, lastLine, scratchDir, startServer, stop } from "./support.js"
 
 describe("costline administration (SQLite)", () => {
   it("orgs create makes an empty organization and prints its id last; orgs list shows it; a second create fails", async () => {
@@ -98,5 +100,45 @@ describe("costline administration (SQLite)", () => {
     expect(after.stdout).toContain("applied  0001_initial")
     expect(after.stdout).toContain("applied  1300_api_key_last_used")
     expect(lastLine(after.stdout)).toBe("up to date")
+  })
+
+  it("a command run where there is no database refuses instead of creating one; not-found errors name the database", async () => {
+    const dir = scratchDir()
+    const refused = await costline(dir, "keys", "list", "--org", "acme")
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/no database at sqlite:\/.*\.costline\/costline\.db: run costline migrate first/)
+    expect(existsSync(join(dir, ".costline", "costline.db"))).toBe(false)
+    await costline(dir, "migrate")
+    const missing = await costline(dir, "keys", "list", "--org", "acme")
+    expect(missing.code).toBe(1)
+    expect(missing.stderr.trim()).toMatch(/organization acme not found \(database sqlite:\/.*\.costline\/costline\.db\)$/)
+  })
+
+  it("serve --demo prints a key of the database it serves: another database, or a revoked key, gets a new working one", async () => {
+    const dir = scratchDir()
+    const port = 20_000 + Math.floor(Math.random() * 20_000)
+    const keyOf = (output: string) => /admin API key:\s+(clk_\S+)/.exec(output)?.[1]
+    const works = async (token: string | undefined) =>
+      (await fetch(`http://127.0.0.1:${port}/v2/insights`, {
+        headers: { authorization: `Bearer ${token}`, "x-tenant-id": "demo" }
+      })).status
+
+    const first = await startServer(dir, "--demo", "--port", String(port))
+    const firstKey = keyOf(first.output())
+    expect(await works(firstKey)).toBe(200)
+    expect(await stop(first.child)).toBe(0)
+
+    const other = await startServer(dir, "--demo", "--port", String(port), "--database", "sqlite:other.db")
+    const otherKey = keyOf(other.output())
+    expect(otherKey).not.toBe(firstKey)
+    expect(await works(otherKey)).toBe(200)
+    expect(await stop(other.child)).toBe(0)
+
+    expect((await costline(dir, "keys", "revoke", "--org", "demo", "--name", "npm-start")).code).toBe(0)
+    const again = await startServer(dir, "--demo", "--port", String(port))
+    const againKey = keyOf(again.output())
+    expect(againKey).not.toBe(firstKey)
+    expect(await works(againKey)).toBe(200)
+    expect(await stop(again.child)).toBe(0)
   })
 })

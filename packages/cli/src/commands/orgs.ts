@@ -21,7 +21,7 @@ const create = Command.make("create", { org, name, database }, (args) =>
     })
     yield* Console.log(`created organization '${organization.name}'`)
     yield* Console.log(organization.id)
-  }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
+  }).pipe(Effect.provide(coreLayer(args.database, { create: true })))).pipe(
     Command.withDescription("create an empty organization; prints its id last")
   )
 

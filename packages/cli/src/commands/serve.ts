@@ -1,10 +1,10 @@
 import { Command, Options } from "@effect/cli"
-import { Organizations, type OrganizationId } from "@costline/core"
+import { Auth } from "@costline/core"
 import { serve as serveHttp } from "@costline/http"
 import { Console, Effect, Layer, Option } from "effect"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { storeLayer } from "../Database.js"
+import { describeDatabase, storeLayer } from "../Database.js"
 import { coreLayer, database, resolveDatabase } from "../Options.js"
 import { secretsLayer } from "../SecretKeys.js"
 import { seedOrganization } from "../Seed.js"
@@ -20,21 +20,39 @@ const demo = Options.boolean("demo").pipe(
 )
 
 const DEMO_ORG = "demo"
-/** Local, git-ignored: lets `npm start` print the same working key on every start. */
+/**
+ * Local, git-ignored: lets `npm start` print the same working key on every start. Keys are kept per
+ * database, and a kept key is printed only once this database has accepted it: a banner never
+ * shows a key of another database (or one revoked since).
+ */
 const DEMO_KEY_FILE = join(".costline", "demo-key.json")
 
-const demoKey = Effect.gen(function*() {
-  const organizations = yield* Organizations
-  const exists = yield* organizations.get(DEMO_ORG as OrganizationId).pipe(
-    Effect.as(true),
-    Effect.catchTag("NotFound", () => Effect.succeed(false))
-  )
-  if (exists && existsSync(DEMO_KEY_FILE)) return JSON.parse(readFileSync(DEMO_KEY_FILE, "utf8")).api_key as string
-  const { token } = yield* seedOrganization(DEMO_ORG, "npm-start")
-  mkdirSync(dirname(DEMO_KEY_FILE), { recursive: true })
-  writeFileSync(DEMO_KEY_FILE, JSON.stringify({ organization: DEMO_ORG, api_key: token }) + "\n", { mode: 0o600 })
-  return token
-})
+const keptKeys = (): Record<string, string> => {
+  if (!existsSync(DEMO_KEY_FILE)) return {}
+  try {
+    const kept = JSON.parse(readFileSync(DEMO_KEY_FILE, "utf8")) as { keys?: Record<string, string> }
+    return typeof kept.keys === "object" && kept.keys !== null ? kept.keys : {}
+  } catch {
+    return {}
+  }
+}
+
+const demoKey = (database: string) =>
+  Effect.gen(function*() {
+    const kept = keptKeys()[database]
+    if (kept !== undefined) {
+      const works = yield* (yield* Auth).authenticate(`Bearer ${kept}`).pipe(
+        Effect.map((principal) => principal.organizationId === DEMO_ORG),
+        Effect.catchTag("Unauthorized", () => Effect.succeed(false))
+      )
+      if (works) return kept
+    }
+    const { token } = yield* seedOrganization(DEMO_ORG, "npm-start")
+    mkdirSync(dirname(DEMO_KEY_FILE), { recursive: true })
+    const keys = { ...keptKeys(), [database]: token }
+    writeFileSync(DEMO_KEY_FILE, JSON.stringify({ organization: DEMO_ORG, keys }, null, 2) + "\n", { mode: 0o600 })
+    return token
+  })
 
 const banner = (url: string, token: string) =>
   [
@@ -47,7 +65,7 @@ const banner = (url: string, token: string) =>
 export const serve = Command.make("serve", { port, host, database, demo }, (args) =>
   Effect.gen(function*() {
     const db = yield* resolveDatabase(args.database)
-    const token = args.demo ? yield* demoKey.pipe(Effect.provide(coreLayer(args.database))) : undefined
+    const token = args.demo ? yield* demoKey(describeDatabase(db)).pipe(Effect.provide(coreLayer(args.database, { create: true }))) : undefined
     const listenPort = Option.isSome(args.port) ? args.port.value : yield* environmentPort
     const url = `http://${args.host}:${listenPort}`
     const edge = yield* edgeOptions
