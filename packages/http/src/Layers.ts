@@ -22,7 +22,7 @@ import { UserRolesHttpLive, UserRolesV1HttpLive } from "./api/userroles/Http.js"
 import { TenantFromCredentialLive, TenantFromHeaderLive, TenantFromPathLive } from "./middleware/Authentication.js"
 import * as Pipeline from "./middleware/Pipeline.js"
 import * as RateLimit from "./middleware/RateLimit.js"
-import { analysisLayer, type ApiOptions, pipelineOptions, rateLimitPolicy, secretsLayer, tracingLayer } from "./Options.js"
+import { analysisLayer, type ApiOptions, metricsLayer, pipelineOptions, rateLimitPolicy, secretsLayer, tracingLayer } from "./Options.js"
 
 /** Every group's handlers, behind the tenant middlewares; needs core's services. */
 export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
@@ -58,5 +58,6 @@ export const ApiLive = <E>(options: ApiOptions<E>) =>
     Layer.provide(CoreWithSecretsLive),
     Layer.provide(secretsLayer(options)),
     Layer.provide(options.store),
-    Layer.provide(tracingLayer(options))
+    Layer.provide(tracingLayer(options)),
+    Layer.provide(metricsLayer(options))
   )

@@ -28,6 +28,7 @@ export const make = (migrations: Migrations) =>
       check: Effect.map(applied, (rows) => {
         const ids = new Set(rows.map((row) => Number(row.migration_id)))
         return {
+          store: sql.onDialectOrElse({ pg: () => "postgres", sqlite: () => "sqlite", orElse: () => "sql" }),
           pendingMigrations: Object.keys(migrations).filter((name) => !ids.has(idOf(name))).sort(),
           appliedMigrations: rows.map((row) => ({
             name: `${String(row.migration_id).padStart(4, "0")}_${row.name}`,

@@ -1,6 +1,6 @@
 import { Command, Options } from "@effect/cli"
 import { Auth } from "@costline/core"
-import { serve as serveHttp } from "@costline/http"
+import { Metrics, serve as serveHttp } from "@costline/http"
 import { Console, Effect, Layer, Option } from "effect"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -8,7 +8,8 @@ import { describeDatabase, storeLayer } from "../Database.js"
 import { coreLayer, database, resolveDatabase } from "../Options.js"
 import { secretsLayer } from "../SecretKeys.js"
 import { seedOrganization } from "../Seed.js"
-import { edgeOptions, environmentPort } from "../ServeConfig.js"
+import { metricsServer } from "../MetricsServer.js"
+import { edgeOptions, environmentPort, observabilityOptions } from "../ServeConfig.js"
 
 const port = Options.integer("port").pipe(
   Options.withDescription("default: COSTLINE_PORT, else PORT, else 8080"),
@@ -69,7 +70,23 @@ export const serve = Command.make("serve", { port, host, database, demo }, (args
     const listenPort = Option.isSome(args.port) ? args.port.value : yield* environmentPort
     const url = `http://${args.host}:${listenPort}`
     const edge = yield* edgeOptions
-    const server = serveHttp({ ...edge, port: listenPort, host: args.host, store: storeLayer(db), secrets: secretsLayer }).pipe(
+    const observability = yield* observabilityOptions
+    const metrics = observability.metrics._tag === "off" ? undefined : Metrics.make()
+    const server = serveHttp({
+      ...edge,
+      port: listenPort,
+      host: args.host,
+      store: storeLayer(db),
+      secrets: secretsLayer,
+      metrics,
+      exposeMetrics: observability.metrics._tag === "api",
+      logLevel: observability.logLevel
+    }).pipe(
+      Layer.merge(
+        metrics !== undefined && observability.metrics._tag === "port"
+          ? metricsServer(metrics, args.host, observability.metrics.port)
+          : Layer.empty
+      ),
       // Built means bound: only now is the API reachable.
       Layer.tap(() => Console.log(token === undefined ? `costline listening on ${url}` : banner(url, token)))
     )
