@@ -1,7 +1,7 @@
 /** Options shared by several commands, and how a command gets the core services. */
 import { Options } from "@effect/cli"
 import { CoreLive } from "@costline/core"
-import { Effect, Either, Layer, Option } from "effect"
+import { Effect, Either, Layer, Option, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { describeDatabase, parseDatabaseUrl, resolveDatabaseUrl, storeLayer } from "./Database.js"
 
@@ -11,6 +11,13 @@ export const database = Options.text("database").pipe(
 )
 
 export const org = Options.text("org").pipe(Options.withDescription("organization id"))
+
+/**
+ * A text option decoded by a schema; a value that does not decode is a usage error of one plain
+ * line (`--set must be a usage group set id (a UUID)`), not the schema's error tree.
+ */
+export const schemaOption = <A>(name: string, schema: Schema.Schema<A, string>, expected: string) =>
+  Options.text(name).pipe(Options.filterMap(Schema.decodeUnknownOption(schema), `--${name} must be ${expected}`))
 
 export const json = Options.boolean("json").pipe(Options.withDescription("print JSON instead of a table"))
 

@@ -2,7 +2,7 @@
 /** Exit codes: 0 ok, 1 failure (one-line reason on stderr), 2 usage error. */
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Cause, ConfigError, Effect, Either } from "effect"
+import { Cause, ConfigError, Console, Effect, Either, ParseResult } from "effect"
 import { describeDatabase, parseDatabaseUrl, resolveDatabaseUrl } from "./Database.js"
 import { run } from "./Cli.js"
 
@@ -22,8 +22,16 @@ const configReason = (error: ConfigError.ConfigError): string => {
   }
 }
 
+/** A value that does not decode: its first issue in one plain line, never the schema's tree. */
+const parseReason = (error: ParseResult.ParseError): string => {
+  const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
+  if (issue === undefined) return "invalid value"
+  return `invalid value${issue.path.length > 0 ? ` at ${issue.path.join(".")}` : ""}: ${issue.message}`
+}
+
 const reason = (error: unknown): string => {
   if (ConfigError.isConfigError(error)) return configReason(error)
+  if (ParseResult.isParseError(error)) return parseReason(error)
   if (typeof error === "object" && error !== null && ("message" in error || "cause" in error)) {
     const cause = (error as { cause?: unknown }).cause
     // Wrappers such as the platform's ServeError carry the reason in their cause (EADDRINUSE…).
@@ -49,7 +57,23 @@ const withDatabase = (error: unknown, message: string): string => {
   return database === undefined ? message : `${message} (database ${database})`
 }
 
-const program = run(process.argv).pipe(
+/** Colour only for a terminal, and never with NO_COLOR set (https://no-color.org). */
+const plainText = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "" || !process.stdout.isTTY
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g
+const strip = (value: unknown) => (typeof value === "string" ? value.replace(ANSI, "") : value)
+const stripped = (console: Console.Console): Console.Console => ({
+  ...console,
+  log: (...args) => console.log(...args.map(strip)),
+  error: (...args) => console.error(...args.map(strip)),
+  unsafe: {
+    ...console.unsafe,
+    log: (...args) => console.unsafe.log(...args.map(strip)),
+    error: (...args) => console.unsafe.error(...args.map(strip))
+  }
+})
+
+const program = Console.consoleWith((console) => run(process.argv).pipe(Effect.withConsole(plainText ? stripped(console) : console))).pipe(
   Effect.catchAllCause((cause) => {
     const failure = Cause.failureOption(cause)
     if (failure._tag === "Some" && ValidationError.isValidationError(failure.value)) {

@@ -141,4 +141,17 @@ describe("costline administration (SQLite)", () => {
     expect(await works(againKey)).toBe(200)
     expect(await stop(again.child)).toBe(0)
   })
+
+  it("help and errors are plain text when not on a terminal; a bad option value is one plain line", async () => {
+    const dir = scratchDir()
+    const help = await costline(dir, "--help")
+    expect(help.stdout).toContain("costline 0.1.0")
+    expect(help.stdout + help.stderr).not.toMatch(/\u001b\[/)
+    await costline(dir, "seed")
+    const badSet = await costline(dir, "usage", "report", "--org", "demo", "--set", "nope", "--month", "2026-01")
+    expect(badSet.code).toBe(2)
+    expect(badSet.stderr.trim()).toBe("--set must be a usage group set id (a UUID)")
+    const badMonth = await costline(dir, "usage", "report", "--org", "demo", "--set", "7b0c3c0e-0000-4000-8000-000000000000", "--month", "2026-13")
+    expect(badMonth.stderr.trim()).toBe("--month must be a month as YYYY-MM")
+  })
 })
