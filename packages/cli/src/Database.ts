@@ -7,7 +7,7 @@ import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
 import { Either, Layer } from "effect"
 import { mkdirSync } from "node:fs"
-import { dirname } from "node:path"
+import { dirname, resolve } from "node:path"
 
 export const DEFAULT_DATABASE_URL = "sqlite:.costline/costline.db"
 
@@ -24,6 +24,14 @@ export const parseDatabaseUrl = (raw: string): Either.Either<Database, string> =
   }
   if (/^postgres(ql)?:\/\//.test(raw)) return Either.right({ _tag: "postgres", url: raw })
   return Either.left(`unsupported database URL '${raw}' (use sqlite:<path>, sqlite::memory: or postgres://…)`)
+}
+
+/** How messages name a database: the SQLite file's absolute path, or the Postgres URL without its password. */
+export const describeDatabase = (database: Database): string => {
+  if (database._tag === "sqlite") return database.filename === ":memory:" ? "sqlite::memory:" : `sqlite:${resolve(database.filename)}`
+  const url = new URL(database.url)
+  if (url.password !== "") url.password = "***"
+  return url.toString()
 }
 
 export const resolveDatabaseUrl = (flag: string | undefined): string =>

@@ -1,8 +1,9 @@
 /** Options shared by several commands, and how a command gets the core services. */
 import { Options } from "@effect/cli"
 import { CoreLive } from "@costline/core"
-import { Effect, Either, Layer, Option } from "effect"
-import { parseDatabaseUrl, resolveDatabaseUrl, storeLayer } from "./Database.js"
+import { Effect, Either, Layer, Option, Schema } from "effect"
+import { existsSync } from "node:fs"
+import { describeDatabase, parseDatabaseUrl, resolveDatabaseUrl, storeLayer } from "./Database.js"
 
 export const database = Options.text("database").pipe(
   Options.withDescription("sqlite:<path>, sqlite::memory: or postgres://… (default: $COSTLINE_DATABASE_URL or sqlite:.costline/costline.db)"),
@@ -10,6 +11,15 @@ export const database = Options.text("database").pipe(
 )
 
 export const org = Options.text("org").pipe(Options.withDescription("organization id"))
+
+/**
+ * A text option decoded by a schema; a value that does not decode is a usage error of one plain
+ * line (`--set must be a usage group set id (a UUID)`), not the schema's error tree.
+ */
+export const schemaOption = <A>(name: string, schema: Schema.Schema<A, string>, expected: string) =>
+  Options.text(name).pipe(Options.filterMap(Schema.decodeUnknownOption(schema), `--${name} must be ${expected}`))
+
+export const json = Options.boolean("json").pipe(Options.withDescription("print JSON instead of a table"))
 
 /** A one-line reason for exit code 1. */
 export class CliFailure extends Error {}
@@ -20,8 +30,20 @@ export const resolveDatabase = (flag: Option.Option<string>) =>
     onRight: Effect.succeed
   })
 
-/** Core services over the store the `--database` flag names (migrated on open). */
-export const coreLayer = (flag: Option.Option<string>) =>
+/**
+ * Core services over the store the `--database` flag names (migrated on open). Only the commands
+ * that set up an installation (`serve`, `seed`, `orgs create`; `migrate` opens the store itself)
+ * pass `create`: any other command refuses a SQLite file that does not exist, so one run from the
+ * wrong directory never creates, and then reports on, an empty database.
+ */
+export const coreLayer = (flag: Option.Option<string>, options: { readonly create?: boolean } = {}) =>
   Layer.unwrapEffect(
-    Effect.map(resolveDatabase(flag), (db) => CoreLive.pipe(Layer.provideMerge(storeLayer(db))))
+    Effect.flatMap(resolveDatabase(flag), (db) =>
+      db._tag === "sqlite" && db.filename !== ":memory:" && options.create !== true && !existsSync(db.filename)
+        ? Effect.fail(
+          new CliFailure(
+            `no database at ${describeDatabase(db)}: run costline migrate first, or pass --database / COSTLINE_DATABASE_URL`
+          )
+        )
+        : Effect.succeed(CoreLive.pipe(Layer.provideMerge(storeLayer(db)))))
   )

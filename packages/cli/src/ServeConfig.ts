@@ -5,7 +5,7 @@
  */
 import { RateLimitPolicy } from "@costline/core"
 import type { ServeOptions } from "@costline/http"
-import { Config, ConfigError, Duration, Either, Option, Schema } from "effect"
+import { Config, ConfigError, Duration, Either, LogLevel, Option, Schema } from "effect"
 
 export type EdgeOptions = Pick<ServeOptions<unknown>, "rateLimit" | "readTimeout" | "cors" | "drainTimeout">
 
@@ -65,3 +65,42 @@ export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
     cors: Option.getOrUndefined(Option.map(options.cors, (origins) => ({ origins })))
   }))
 )
+
+/** `COSTLINE_METRICS`: unset or `off`; `on` (at `/metrics` on the API port); or a port of its own. */
+export type MetricsSetting = { readonly _tag: "off" } | { readonly _tag: "api" } | { readonly _tag: "port"; readonly port: number }
+
+export const parseMetrics = (text: string): Either.Either<MetricsSetting, string> => {
+  const value = text.trim().toLowerCase()
+  if (value === "" || value === "off") return Either.right({ _tag: "off" })
+  if (value === "on") return Either.right({ _tag: "api" })
+  const port = Number(value)
+  return Number.isInteger(port) && port >= 1 && port <= 65535
+    ? Either.right({ _tag: "port", port })
+    : Either.left("COSTLINE_METRICS must be 'on', 'off' or a port number (1 to 65535)")
+}
+
+const LOG_LEVELS: Record<string, LogLevel.LogLevel> = {
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  warn: LogLevel.Warning,
+  error: LogLevel.Error,
+  none: LogLevel.None
+}
+
+export const observabilityOptions = Config.all({
+  metrics: Config.string("COSTLINE_METRICS").pipe(
+    Config.mapOrFail((text) => Either.mapLeft(parseMetrics(text), (reason) => ConfigError.InvalidData([], reason))),
+    Config.withDefault<MetricsSetting>({ _tag: "off" })
+  ),
+  logLevel: Config.string("COSTLINE_LOG_LEVEL").pipe(
+    Config.mapOrFail((text) => {
+      const level = LOG_LEVELS[text.trim().toLowerCase()]
+      return level === undefined
+        ? Either.left(ConfigError.InvalidData([], "COSTLINE_LOG_LEVEL must be debug, info, warning, error or none"))
+        : Either.right(level)
+    }),
+    Config.option,
+    Config.map(Option.getOrUndefined)
+  )
+})

@@ -2,7 +2,8 @@
 /** Exit codes: 0 ok, 1 failure (one-line reason on stderr), 2 usage error. */
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Cause, ConfigError, Effect } from "effect"
+import { Cause, ConfigError, Console, Effect, Either, ParseResult } from "effect"
+import { describeDatabase, parseDatabaseUrl, resolveDatabaseUrl } from "./Database.js"
 import { run } from "./Cli.js"
 
 const messageOf = (error: object): string => String((error as { message?: unknown }).message ?? "")
@@ -21,8 +22,16 @@ const configReason = (error: ConfigError.ConfigError): string => {
   }
 }
 
+/** A value that does not decode: its first issue in one plain line, never the schema's tree. */
+const parseReason = (error: ParseResult.ParseError): string => {
+  const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
+  if (issue === undefined) return "invalid value"
+  return `invalid value${issue.path.length > 0 ? ` at ${issue.path.join(".")}` : ""}: ${issue.message}`
+}
+
 const reason = (error: unknown): string => {
   if (ConfigError.isConfigError(error)) return configReason(error)
+  if (ParseResult.isParseError(error)) return parseReason(error)
   if (typeof error === "object" && error !== null && ("message" in error || "cause" in error)) {
     const cause = (error as { cause?: unknown }).cause
     // Wrappers such as the platform's ServeError carry the reason in their cause (EADDRINUSE…).
@@ -33,7 +42,38 @@ const reason = (error: unknown): string => {
   return String(error)
 }
 
-const program = run(process.argv).pipe(
+/** The database the command opened, for errors about what it did not find there. */
+const openedDatabase = (): string | undefined => {
+  const at = process.argv.findIndex((arg) => arg === "--database" || arg.startsWith("--database="))
+  const flag = at < 0 ? undefined : process.argv[at]!.includes("=") ? process.argv[at]!.split("=").slice(1).join("=") : process.argv[at + 1]
+  const parsed = parseDatabaseUrl(resolveDatabaseUrl(flag))
+  return Either.isRight(parsed) ? describeDatabase(parsed.right) : undefined
+}
+
+/** "organization nope not found" is only useful with where it was looked for. */
+const withDatabase = (error: unknown, message: string): string => {
+  const tag = typeof error === "object" && error !== null ? (error as { _tag?: unknown })._tag : undefined
+  const database = tag === "NotFound" || /no such table|does not exist/.test(message) ? openedDatabase() : undefined
+  return database === undefined ? message : `${message} (database ${database})`
+}
+
+/** Colour only for a terminal, and never with NO_COLOR set (https://no-color.org). */
+const plainText = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "" || !process.stdout.isTTY
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g
+const strip = (value: unknown) => (typeof value === "string" ? value.replace(ANSI, "") : value)
+const stripped = (console: Console.Console): Console.Console => ({
+  ...console,
+  log: (...args) => console.log(...args.map(strip)),
+  error: (...args) => console.error(...args.map(strip)),
+  unsafe: {
+    ...console.unsafe,
+    log: (...args) => console.unsafe.log(...args.map(strip)),
+    error: (...args) => console.unsafe.error(...args.map(strip))
+  }
+})
+
+const program = Console.consoleWith((console) => run(process.argv).pipe(Effect.withConsole(plainText ? stripped(console) : console))).pipe(
   Effect.catchAllCause((cause) => {
     const failure = Cause.failureOption(cause)
     if (failure._tag === "Some" && ValidationError.isValidationError(failure.value)) {
@@ -43,7 +83,7 @@ const program = run(process.argv).pipe(
     if (Cause.isInterruptedOnly(cause)) return Effect.void
     const error = failure._tag === "Some" ? failure.value : Cause.squash(cause)
     return Effect.sync(() => {
-      process.stderr.write(`costline: ${reason(error).split("\n")[0]}\n`)
+      process.stderr.write(`costline: ${withDatabase(error, reason(error).split("\n")[0]!)}\n`)
       process.exitCode = 1
     })
   }),

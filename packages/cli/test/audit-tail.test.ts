@@ -3,6 +3,7 @@
  * every record printed exactly once over any number of runs, including one stopped by SIGTERM.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { createServer } from "node:http"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freePort } from "./network.js"
@@ -107,6 +108,38 @@ describe("costline audit tail", { timeout: 120_000 }, () => {
     await createTeam("While stopped")
     const resumed = await tail("--once", "--state", state)
     expect([...printed, ...resumed.lines.map((record) => record.id)]).toEqual(await allRecordIds())
+  })
+
+  it("--once waits out a 429 (Retry-After) instead of failing, and takes --max-results up to 500", async () => {
+    const teamId = await createTeam("After a rate limit")
+    // A proxy that answers the first export 429, then passes every request to the server.
+    let refused = 0
+    const proxy = createServer(async (request, response) => {
+      if (refused === 0) {
+        refused++
+        response.writeHead(429, { "content-type": "application/problem+json", "retry-after": "1" })
+        response.end(JSON.stringify({ type: "about:blank", title: "Too Many Requests", status: 429, code: "rate_limited", detail: "slow down", details: [], request_id: "r" }))
+        return
+      }
+      const upstream = await fetch(`http://127.0.0.1:${port}${request.url}`, {
+        headers: { authorization: String(request.headers.authorization), "x-tenant-id": String(request.headers["x-tenant-id"]) }
+      })
+      response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" })
+      response.end(await upstream.text())
+    })
+    const proxyPort = await freePort()
+    await new Promise<void>((resolve) => proxy.listen(proxyPort, "127.0.0.1", resolve))
+    try {
+      const { code, lines, stderr } = await tail("--once", "--max-results", "500", "--url", `http://127.0.0.1:${proxyPort}`)
+      expect(stderr).toBe("")
+      expect(code).toBe(0)
+      expect(refused).toBe(1)
+      expect(lines.map((line) => line.record_id)).toContain(teamId)
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve))
+    }
+    const tooMany = await tail("--once", "--max-results", "501")
+    expect(tooMany.code).toBe(2)
   })
 
   it("needs COSTLINE_API_KEY, and says so", async () => {

@@ -37,11 +37,11 @@ describe("costline (SQLite)", () => {
 
   it("exits 1 with a one-line reason on failures and 2 on usage errors", async () => {
     const dir = scratchDir()
+    await costline(dir, "seed")
     const unknownOrg = await costline(dir, "keys", "create", "--org", "nope", "--name", "x")
     expect(unknownOrg.code).toBe(1)
     expect(unknownOrg.stderr.trim().split("\n")).toHaveLength(1)
     expect(unknownOrg.stderr).toContain("organization nope not found")
-    await costline(dir, "seed")
     const noUser = await costline(dir, "sessions", "create", "--org", "demo", "--email", "ghost@demo.example")
     expect(noUser.code).toBe(1)
     expect(noUser.stderr).toContain("user ghost@demo.example not found")

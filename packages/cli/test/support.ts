@@ -29,6 +29,14 @@ export const costline = (cwd: string, ...args: Array<string>) =>
     })
   })
 
+/** `costline` with more environment variables (none of the caller's COSTLINE_* settings). */
+export const costlineWith = (cwd: string, extraEnv: Record<string, string>, ...args: Array<string>) =>
+  new Promise<RunResult>((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, env: { ...env, ...extraEnv } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
+    })
+  })
+
 export const lastLine = (text: string) => text.trimEnd().split("\n").at(-1) ?? ""
 
 /** Starts `costline serve`; resolves once it reports that it is listening. */

@@ -14,7 +14,7 @@ import { failure, PROBLEMS, type ProblemCode } from "./errors/Problem.js"
 import * as ProblemJson from "./errors/ProblemJson.js"
 import { ApiLive } from "./Layers.js"
 import * as RequestId from "./middleware/RequestId.js"
-import { type ApiOptions, pipelineOptions } from "./Options.js"
+import { type ApiOptions, loggingLayer, pipelineOptions } from "./Options.js"
 
 export interface Disposable {
   /** Stops serving and closes the store. */
@@ -75,7 +75,9 @@ const mounted = (options: MountOptions<unknown>) => {
 
 export const makeHandler = <E>(options: MountOptions<E>): NodeHandler => {
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(ApiLive(options), HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer, NodeHttpServer.layerContext)
+    Layer.mergeAll(ApiLive(options), HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer, NodeHttpServer.layerContext).pipe(
+      Layer.provideMerge(loggingLayer(options))
+    )
   )
   const ready = runtime.runPromiseExit(
     Effect.flatMap(HttpApiBuilder.httpApp, (app) => NodeHttpServer.makeHandler(mounted(options)(app)))
@@ -127,7 +129,9 @@ export const toWebHandler = <E>(options: MountOptions<E>): WebHandler => {
   const { maxBodyBytes } = pipelineOptions(options)
   // HttpApiBuilder.toWebHandler, with the base path applied inside the response handling.
   const web = HttpApp.toWebHandlerLayerWith(
-    Layer.mergeAll(ApiLive(options), HttpServer.layerContext, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer),
+    Layer.mergeAll(ApiLive(options), HttpServer.layerContext, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
+      Layer.provideMerge(loggingLayer(options))
+    ),
     { toHandler: (runtime) => Effect.provide(Effect.map(HttpApiBuilder.httpApp, mounted(options)), runtime) }
   )
   return Object.assign(

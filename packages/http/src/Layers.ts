@@ -8,9 +8,11 @@ import { CoreWithSecretsLive } from "@costline/core"
 import { Layer } from "effect"
 import { CostlineApi } from "./api/Api.js"
 import { AnalysisHttpLive } from "./api/analysis/Http.js"
+import { ApiKeysHttpLive } from "./api/apikeys/Http.js"
 import { AuditHttpLive } from "./api/audit/Http.js"
 import { DwAccountsHttpLive, DwAccountsV1HttpLive } from "./api/dwaccounts/Http.js"
 import { InsightsHttpLive } from "./api/insights/Http.js"
+import { SessionsHttpLive } from "./api/sessions/Http.js"
 import { SsoGroupsHttpLive, SsoGroupsV1HttpLive } from "./api/ssogroups/Http.js"
 import { TeamsHttpLive, TeamsV1HttpLive } from "./api/teams/Http.js"
 import { TicketLinksHttpLive } from "./api/ticketlinks/Http.js"
@@ -20,7 +22,7 @@ import { UserRolesHttpLive, UserRolesV1HttpLive } from "./api/userroles/Http.js"
 import { TenantFromCredentialLive, TenantFromHeaderLive, TenantFromPathLive } from "./middleware/Authentication.js"
 import * as Pipeline from "./middleware/Pipeline.js"
 import * as RateLimit from "./middleware/RateLimit.js"
-import { analysisLayer, type ApiOptions, pipelineOptions, rateLimitPolicy, secretsLayer, tracingLayer } from "./Options.js"
+import { analysisLayer, type ApiOptions, metricsLayer, pipelineOptions, rateLimitPolicy, secretsLayer, tracingLayer } from "./Options.js"
 
 /** Every group's handlers, behind the tenant middlewares; needs core's services. */
 export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
@@ -38,7 +40,9 @@ export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
     UsageGroupsHttpLive,
     UsageGroupsV1HttpLive,
     DwAccountsHttpLive,
-    DwAccountsV1HttpLive
+    DwAccountsV1HttpLive,
+    ApiKeysHttpLive,
+    SessionsHttpLive
   ]),
   Layer.provide([TenantFromHeaderLive, TenantFromPathLive, TenantFromCredentialLive])
 )
@@ -54,5 +58,6 @@ export const ApiLive = <E>(options: ApiOptions<E>) =>
     Layer.provide(CoreWithSecretsLive),
     Layer.provide(secretsLayer(options)),
     Layer.provide(options.store),
-    Layer.provide(tracingLayer(options))
+    Layer.provide(tracingLayer(options)),
+    Layer.provide(metricsLayer(options))
   )

@@ -9,11 +9,13 @@ import {
   Secrets
 } from "@costline/core"
 import { HttpMiddleware } from "@effect/platform"
-import { type ConfigError, type Duration, Layer } from "effect"
+import { type ConfigError, type Duration, Layer, Logger, type LogLevel } from "effect"
+import * as JsonLines from "./logging/JsonLines.js"
 import { DEFAULT_MAX_BODY_BYTES } from "./middleware/BodyLimits.js"
 import type { CorsOptions } from "./middleware/Cors.js"
 import { DEFAULT_POLICY, type DeprecationPolicy } from "./middleware/Deprecation.js"
 import type { PipelineOptions } from "./middleware/Pipeline.js"
+import { type Metrics, ServerMetrics } from "./observability/Metrics.js"
 import { DEFAULT_READ_TIMEOUT } from "./middleware/ReadTimeout.js"
 
 export interface ApiOptions<E = never> {
@@ -49,6 +51,15 @@ export interface ApiOptions<E = never> {
    * that exports them (e.g. `@effect/opentelemetry`), they only cost CPU on every request.
    */
   readonly tracing?: boolean | undefined
+  /**
+   * Prometheus metrics (`Metrics.make()`): requests by route, method and status, latency,
+   * refusals, audit export lag, process metrics. `exposeMetrics` also answers `GET /metrics` on
+   * the API's own port (unauthenticated); otherwise the host serves `metrics.scrape` where it wants.
+   */
+  readonly metrics?: Metrics | undefined
+  readonly exposeMetrics?: boolean | undefined
+  /** Least severe log level written (default `Info`); logs are JSON lines on stdout in every mode. */
+  readonly logLevel?: LogLevel.LogLevel | undefined
 }
 
 export const secretsLayer = (options: ApiOptions<unknown>) => options.secrets ?? Secrets.layerFromConfigOrEphemeral
@@ -77,6 +88,16 @@ export const pipelineOptions = (options: ApiOptions<unknown>): PipelineOptions =
     deprecation: options.deprecation ?? DEFAULT_POLICY,
     rateLimit: rateLimit === false ? undefined : rateLimit,
     readTimeout: options.readTimeout ?? DEFAULT_READ_TIMEOUT,
-    cors: options.cors
+    cors: options.cors,
+    metrics: options.metrics,
+    exposeMetrics: options.metrics !== undefined && options.exposeMetrics === true
   }
 }
+
+/** How the API logs, the same in the bundled server and when mounted: JSON lines, from `logLevel` up. */
+export const loggingLayer = (options: ApiOptions<unknown>): Layer.Layer<never> =>
+  options.logLevel === undefined ? JsonLines.layer : Layer.merge(JsonLines.layer, Logger.minimumLogLevel(options.logLevel))
+
+/** The metrics as a service for the handlers that report their own figures (the audit export). */
+export const metricsLayer = (options: ApiOptions<unknown>): Layer.Layer<never> | Layer.Layer<ServerMetrics> =>
+  options.metrics === undefined ? Layer.empty : Layer.succeed(ServerMetrics, options.metrics)

@@ -9,8 +9,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { type Duration, Layer } from "effect"
 import * as GracefulShutdown from "./GracefulShutdown.js"
 import { ApiLive } from "./Layers.js"
-import * as JsonLines from "./logging/JsonLines.js"
-import type { ApiOptions } from "./Options.js"
+import { type ApiOptions, loggingLayer } from "./Options.js"
 
 export interface ServeOptions<E> extends ApiOptions<E> {
   /** 0 picks a free port (read it from the `HttpServer` service's address). */
@@ -30,6 +29,6 @@ export const serve = <E>(options: ServeOptions<E>) => {
     Layer.provideMerge(HttpApiBuilder.serve()),
     Layer.provideMerge(NodeHttpServer.layer(shutdown.createServer, { port: options.port, host: options.host ?? "127.0.0.1" })),
     Layer.provide(ApiLive({ ...options, accessLog: options.accessLog ?? true })),
-    Layer.provide(JsonLines.layer)
+    Layer.provide(loggingLayer(options))
   )
 }

@@ -9,5 +9,6 @@ export { type Disposable, makeHandler, type MountOptions, type NodeHandler, toWe
 export { ApiLive } from "./Layers.js"
 export { DEFAULT_MAX_BODY_BYTES } from "./middleware/BodyLimits.js"
 export { DEFAULT_POLICY as DEFAULT_DEPRECATION_POLICY, type DeprecationPolicy } from "./middleware/Deprecation.js"
+export * as Metrics from "./observability/Metrics.js"
 export type { ApiOptions } from "./Options.js"
 export { serve, type ServeOptions } from "./Server.js"

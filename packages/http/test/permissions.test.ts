@@ -15,8 +15,8 @@ import { describe, expect, it as plainIt } from "vitest"
 import { declaredRoutes } from "../src/middleware/AccessPolicy.js"
 import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 
-type Action = "read" | "write" | "create" | "export"
-type Requirement = `${Area}:${Action}`
+type Action = "read" | "write" | "create" | "export" | "manage" | "end"
+type Requirement = `${Area | "api_keys" | "sessions"}:${Action}`
 
 /** What each route requires. */
 const REQUIRED: Record<string, Requirement> = {
@@ -76,13 +76,26 @@ const REQUIRED: Record<string, Requirement> = {
   "POST /api/:organization_id/usage-group-sets": "usage_groups:write",
   "GET /api/:organization_id/usage-group-sets/:usage_group_set_id": "usage_groups:read",
   "PUT /api/:organization_id/usage-group-sets/:usage_group_set_id/usage-groups/:usage_group_id": "usage_groups:write",
-  "DELETE /api/:organization_id/usage-group-sets/:usage_group_set_id/usage-groups/:usage_group_id": "usage_groups:write"
+  "DELETE /api/:organization_id/usage-group-sets/:usage_group_set_id/usage-groups/:usage_group_id": "usage_groups:write",
+
+  "GET /v2/api-keys": "api_keys:manage",
+  "POST /v2/api-keys": "api_keys:manage",
+  "DELETE /v2/api-keys/:api_key_id": "api_keys:manage",
+  "DELETE /v2/sessions/current": "sessions:end"
 }
 
 const parse = (requirement: Requirement) => {
   const [area, action] = requirement.split(":") as [Area, Action]
   return { area, action }
 }
+
+/** Key scopes name areas; routes of areas no scope names (api_keys, sessions) get keys scoped to another. */
+const SCOPED_AREAS: ReadonlyArray<string> = ["audit_logs", "insights", "ticket_links", "teams", "sso_groups", "users", "usage_groups", "dw_accounts"]
+const scopeAreaOf = (area: Area): Area => (SCOPED_AREAS.includes(area) ? area : "audit_logs")
+
+/** Whether a refusal of the route is audited: every change (managing keys: creating and revoking). */
+const isChange = (method: string, action: Action) =>
+  action === "write" || action === "create" || (action === "manage" && method !== "GET")
 
 /** Editors may write these areas (API-DECISIONS: "editor writes insights, ticket links, usage groups"). */
 const EDITOR_WRITES: ReadonlyArray<Area> = ["insights", "ticket_links", "usage_groups"]
@@ -98,8 +111,12 @@ const PRINCIPALS: ReadonlyArray<{
     | { readonly role: "admin" | "editor" | "team_creator" | "monitor_editor" | "viewer" }
   readonly allows: (area: Area, action: Action) => boolean
 }> = [
-  { name: "admin key *", credential: { key: "admin", scopes: () => ["*"] }, allows: () => true },
-  { name: "read_write key *", credential: { key: "read_write", scopes: () => ["*"] }, allows: (_, action) => action !== "export" },
+  { name: "admin key *", credential: { key: "admin", scopes: () => ["*"] }, allows: (_, action) => action !== "end" },
+  {
+    name: "read_write key *",
+    credential: { key: "read_write", scopes: () => ["*"] },
+    allows: (_, action) => action === "read" || action === "write" || action === "create"
+  },
   { name: "read_only key *", credential: { key: "read_only", scopes: () => ["*"] }, allows: (_, action) => action === "read" },
   {
     name: "read_write key <area>:read",
@@ -109,7 +126,7 @@ const PRINCIPALS: ReadonlyArray<{
   {
     name: "read_write key <area>:write",
     credential: { key: "read_write", scopes: (area) => [`${area}:write`] },
-    allows: (_, action) => action !== "export"
+    allows: (_, action) => action === "read" || action === "write" || action === "create"
   },
   {
     name: "read_only key <area>:write",
@@ -119,22 +136,27 @@ const PRINCIPALS: ReadonlyArray<{
   {
     name: "admin key <area>:read",
     credential: { key: "admin", scopes: (area) => [`${area}:read`] },
-    allows: (_, action) => action === "read" || action === "export"
+    allows: (_, action) => action === "read" || action === "export" || action === "manage"
   },
   {
     name: "admin key <other area>:write",
     credential: { key: "admin", scopes: (area) => [area === "teams" ? "insights:write" : "teams:write"] },
-    allows: () => false
+    // Administering keys needs admin access, whatever the scopes (they bound the keys it creates).
+    allows: (_, action) => action === "manage"
   },
   { name: "admin user", credential: { role: "admin" }, allows: () => true },
   {
     name: "editor user",
     credential: { role: "editor" },
-    allows: (area, action) => action === "read" || (action === "write" && EDITOR_WRITES.includes(area))
+    allows: (area, action) => action === "read" || action === "end" || (action === "write" && EDITOR_WRITES.includes(area))
   },
-  { name: "team_creator user", credential: { role: "team_creator" }, allows: (_, action) => action === "read" || action === "create" },
-  { name: "monitor_editor user", credential: { role: "monitor_editor" }, allows: (_, action) => action === "read" },
-  { name: "viewer user", credential: { role: "viewer" }, allows: (_, action) => action === "read" }
+  {
+    name: "team_creator user",
+    credential: { role: "team_creator" },
+    allows: (_, action) => action === "read" || action === "create" || action === "end"
+  },
+  { name: "monitor_editor user", credential: { role: "monitor_editor" }, allows: (_, action) => action === "read" || action === "end" },
+  { name: "viewer user", credential: { role: "viewer" }, allows: (_, action) => action === "read" || action === "end" }
 ]
 
 const routes = declaredRoutes(CostlineApi)
@@ -159,7 +181,7 @@ describe("the permission table", () => {
     const changing = routes.filter((route) => Option.exists(route.access, (access) => access.attempt !== undefined))
     const writes = routes.filter((route) => {
       const { action } = parse(REQUIRED[routeKey(route)]!)
-      return (action === "write" || action === "create") && route.path !== "/v2/insights/actions/generate-code-change"
+      return isChange(route.method, action) && route.path !== "/v2/insights/actions/generate-code-change"
     })
     expect(changing.map(routeKey).sort()).toEqual(writes.map(routeKey).sort())
   })
@@ -187,7 +209,7 @@ layer(makeTestServer(), { excludeTestServices: true })("route × principal", (it
         for (const principal of PRINCIPALS) {
           const { credential } = principal
           const token = "key" in credential
-            ? yield* tenant.apiKey(credential.key, credential.scopes(area))
+            ? yield* tenant.apiKey(credential.key, credential.scopes(scopeAreaOf(area)))
             : (yield* tenant.userSession(credential.role)).token
           const requestId = `perm-${randomUUID()}`
           const request = requestTo(route.method, route.path, tenant.id, member.email)
@@ -206,7 +228,7 @@ layer(makeTestServer(), { excludeTestServices: true })("route × principal", (it
             expect(version === "v2" ? reply.body.code : reply.body.detail, outcome).toBe(
               version === "v2" ? "forbidden" : `not allowed to ${action} ${area}`
             )
-            if (action === "write" || action === "create") refusedChanges.push(requestId)
+            if (isChange(route.method, action)) refusedChanges.push(requestId)
           }
         }
         const failures = yield* call("GET", "/v2/audit-logs?status__in=failure&max_results=500", {

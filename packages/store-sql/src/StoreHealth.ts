@@ -15,19 +15,27 @@ export const make = (migrations: Migrations) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const { classify } = yield* SqlDialect
-    const applied = sql<{ readonly migration_id: number | string }>`SELECT migration_id FROM ${sql(MIGRATIONS_TABLE)}`.pipe(
-      Effect.map((rows) => new Set(rows.map((row) => Number(row.migration_id)))),
+    const applied = sql<{ readonly migration_id: number | string; readonly name: string; readonly created_at: Date | string }>`
+      SELECT migration_id, name, created_at FROM ${sql(MIGRATIONS_TABLE)} ORDER BY migration_id`.pipe(
       Effect.catchAll((error) =>
         classify(error) === "unavailable"
           ? Effect.fail(new StoreUnavailable({ message: "the store is unavailable" }))
           // Any other failure means the table is not there yet: nothing is applied.
-          : Effect.succeed(new Set<number>())
+          : Effect.succeed([])
       )
     )
     return StoreHealth.of({
-      check: Effect.map(applied, (ids) => ({
-        pendingMigrations: Object.keys(migrations).filter((name) => !ids.has(idOf(name))).sort()
-      }))
+      check: Effect.map(applied, (rows) => {
+        const ids = new Set(rows.map((row) => Number(row.migration_id)))
+        return {
+          store: sql.onDialectOrElse({ pg: () => "postgres", sqlite: () => "sqlite", orElse: () => "sql" }),
+          pendingMigrations: Object.keys(migrations).filter((name) => !ids.has(idOf(name))).sort(),
+          appliedMigrations: rows.map((row) => ({
+            name: `${String(row.migration_id).padStart(4, "0")}_${row.name}`,
+            appliedAt: row.created_at instanceof Date ? row.created_at.toISOString() : String(row.created_at)
+          }))
+        }
+      })
     })
   })
 

@@ -22,8 +22,13 @@ const state = Options.text("state").pipe(
 )
 const once = Options.boolean("once").pipe(Options.withDescription("exit once caught up instead of following"))
 const interval = Options.integer("interval").pipe(
-  Options.withDescription("seconds between polls while following"),
+  Options.withDescription("seconds between polls while following, and between tries after a 429/503 without Retry-After"),
   Options.withDefault(5)
+)
+const maxResults = Options.integer("max-results").pipe(
+  Options.withDescription("records per request, 1 to 500"),
+  Options.withDefault(100),
+  Options.filterMap((n) => (n >= 1 && n <= 500 ? Option.some(n) : Option.none()), "--max-results must be 1 to 500")
 )
 
 const apiKey = Effect.suspend(() => {
@@ -43,7 +48,7 @@ const printLines = (records: ReadonlyArray<AuditPoller.AuditRecord>) =>
       resume(error ? Effect.fail(new CliFailure(`cannot write to stdout: ${error.message}`)) : Effect.void))
   })
 
-const tail = Command.make("tail", { org, state, url, once, interval }, (args) =>
+const tail = Command.make("tail", { org, state, url, once, interval, maxResults }, (args) =>
   Effect.gen(function*() {
     const client = yield* makeClient({
       baseUrl: Option.getOrElse(args.url, () => process.env.COSTLINE_URL || DEFAULT_URL),
@@ -54,8 +59,11 @@ const tail = Command.make("tail", { org, state, url, once, interval }, (args) =>
       onNone: () => AuditPoller.memoryCursor(),
       onSome: AuditPoller.fileCursor
     })
-    if (args.once) return yield* AuditPoller.catchUp(client, cursor, printLines)
-    return yield* AuditPoller.follow(client, cursor, printLines, { interval: Duration.seconds(args.interval) })
+    const interval = Duration.seconds(args.interval)
+    const options = { pageSize: args.maxResults, interval }
+    // Both modes wait out rate limits and outages; --once then stops at the first empty page.
+    if (args.once) return yield* AuditPoller.catchUp(client, cursor, printLines, options).pipe(AuditPoller.waitingOutTransient(interval))
+    return yield* AuditPoller.follow(client, cursor, printLines, options)
   }).pipe(Effect.provide(FetchHttpClient.layer))).pipe(
     Command.withDescription("print new audit records as JSON Lines (polls /v2/audit-logs; exactly once with --state)")
   )

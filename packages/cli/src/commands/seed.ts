@@ -13,4 +13,4 @@ export const seed = Command.make("seed", { org, database }, (args) =>
         `and ${result.insights} demo insights; new admin API key:`
     )
     yield* Console.log(result.token)
-  }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("create demo data; prints a new admin API key last"))
+  }).pipe(Effect.provide(coreLayer(args.database, { create: true })))).pipe(Command.withDescription("create demo data; prints a new admin API key last"))

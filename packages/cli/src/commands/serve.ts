@@ -1,14 +1,15 @@
 import { Command, Options } from "@effect/cli"
-import { Organizations, type OrganizationId } from "@costline/core"
-import { serve as serveHttp } from "@costline/http"
+import { Auth } from "@costline/core"
+import { Metrics, serve as serveHttp } from "@costline/http"
 import { Console, Effect, Layer, Option } from "effect"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { storeLayer } from "../Database.js"
+import { describeDatabase, storeLayer } from "../Database.js"
 import { coreLayer, database, resolveDatabase } from "../Options.js"
 import { secretsLayer } from "../SecretKeys.js"
 import { seedOrganization } from "../Seed.js"
-import { edgeOptions, environmentPort } from "../ServeConfig.js"
+import { metricsServer } from "../MetricsServer.js"
+import { edgeOptions, environmentPort, observabilityOptions } from "../ServeConfig.js"
 
 const port = Options.integer("port").pipe(
   Options.withDescription("default: COSTLINE_PORT, else PORT, else 8080"),
@@ -20,21 +21,39 @@ const demo = Options.boolean("demo").pipe(
 )
 
 const DEMO_ORG = "demo"
-/** Local, git-ignored: lets `npm start` print the same working key on every start. */
+/**
+ * Local, git-ignored: lets `npm start` print the same working key on every start. Keys are kept per
+ * database, and a kept key is printed only once this database has accepted it: a banner never
+ * shows a key of another database (or one revoked since).
+ */
 const DEMO_KEY_FILE = join(".costline", "demo-key.json")
 
-const demoKey = Effect.gen(function*() {
-  const organizations = yield* Organizations
-  const exists = yield* organizations.get(DEMO_ORG as OrganizationId).pipe(
-    Effect.as(true),
-    Effect.catchTag("NotFound", () => Effect.succeed(false))
-  )
-  if (exists && existsSync(DEMO_KEY_FILE)) return JSON.parse(readFileSync(DEMO_KEY_FILE, "utf8")).api_key as string
-  const { token } = yield* seedOrganization(DEMO_ORG, "npm-start")
-  mkdirSync(dirname(DEMO_KEY_FILE), { recursive: true })
-  writeFileSync(DEMO_KEY_FILE, JSON.stringify({ organization: DEMO_ORG, api_key: token }) + "\n", { mode: 0o600 })
-  return token
-})
+const keptKeys = (): Record<string, string> => {
+  if (!existsSync(DEMO_KEY_FILE)) return {}
+  try {
+    const kept = JSON.parse(readFileSync(DEMO_KEY_FILE, "utf8")) as { keys?: Record<string, string> }
+    return typeof kept.keys === "object" && kept.keys !== null ? kept.keys : {}
+  } catch {
+    return {}
+  }
+}
+
+const demoKey = (database: string) =>
+  Effect.gen(function*() {
+    const kept = keptKeys()[database]
+    if (kept !== undefined) {
+      const works = yield* (yield* Auth).authenticate(`Bearer ${kept}`).pipe(
+        Effect.map((principal) => principal.organizationId === DEMO_ORG),
+        Effect.catchTag("Unauthorized", () => Effect.succeed(false))
+      )
+      if (works) return kept
+    }
+    const { token } = yield* seedOrganization(DEMO_ORG, "npm-start")
+    mkdirSync(dirname(DEMO_KEY_FILE), { recursive: true })
+    const keys = { ...keptKeys(), [database]: token }
+    writeFileSync(DEMO_KEY_FILE, JSON.stringify({ organization: DEMO_ORG, keys }, null, 2) + "\n", { mode: 0o600 })
+    return token
+  })
 
 const banner = (url: string, token: string) =>
   [
@@ -47,11 +66,27 @@ const banner = (url: string, token: string) =>
 export const serve = Command.make("serve", { port, host, database, demo }, (args) =>
   Effect.gen(function*() {
     const db = yield* resolveDatabase(args.database)
-    const token = args.demo ? yield* demoKey.pipe(Effect.provide(coreLayer(args.database))) : undefined
+    const token = args.demo ? yield* demoKey(describeDatabase(db)).pipe(Effect.provide(coreLayer(args.database, { create: true }))) : undefined
     const listenPort = Option.isSome(args.port) ? args.port.value : yield* environmentPort
     const url = `http://${args.host}:${listenPort}`
     const edge = yield* edgeOptions
-    const server = serveHttp({ ...edge, port: listenPort, host: args.host, store: storeLayer(db), secrets: secretsLayer }).pipe(
+    const observability = yield* observabilityOptions
+    const metrics = observability.metrics._tag === "off" ? undefined : Metrics.make()
+    const server = serveHttp({
+      ...edge,
+      port: listenPort,
+      host: args.host,
+      store: storeLayer(db),
+      secrets: secretsLayer,
+      metrics,
+      exposeMetrics: observability.metrics._tag === "api",
+      logLevel: observability.logLevel
+    }).pipe(
+      Layer.merge(
+        metrics !== undefined && observability.metrics._tag === "port"
+          ? metricsServer(metrics, args.host, observability.metrics.port)
+          : Layer.empty
+      ),
       // Built means bound: only now is the API reachable.
       Layer.tap(() => Console.log(token === undefined ? `costline listening on ${url}` : banner(url, token)))
     )

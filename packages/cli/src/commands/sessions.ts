@@ -1,5 +1,5 @@
 import { Command, Options } from "@effect/cli"
-import { type OrganizationId, Sessions } from "@costline/core"
+import { Actor, type OrganizationId, Sessions } from "@costline/core"
 import { Console, DateTime, Effect } from "effect"
 import { coreLayer, database, org } from "../Options.js"
 
@@ -13,4 +13,15 @@ const create = Command.make("create", { org, email, database }, (args) =>
     yield* Console.log(token)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("log a user in; prints the session token last"))
 
-export const sessions = Command.make("sessions").pipe(Command.withSubcommands([create]))
+const revoke = Command.make("revoke", { org, email, database }, (args) =>
+  Effect.gen(function*() {
+    const ended = yield* (yield* Sessions).revokeForUser(Actor.system(), args.org as OrganizationId, args.email)
+    yield* Console.log(`ended ${ended} session${ended === 1 ? "" : "s"} of ${args.email}`)
+  }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
+    Command.withDescription("end every live session of a member (each audited as a logout)")
+  )
+
+export const sessions = Command.make("sessions").pipe(
+  Command.withDescription("log users in and out"),
+  Command.withSubcommands([create, revoke])
+)

@@ -17,7 +17,7 @@ import {
   UsageImport
 } from "@costline/core"
 import { Console, Effect, Option, Stream } from "effect"
-import { CliFailure, coreLayer, database, org } from "../Options.js"
+import { CliFailure, coreLayer, database, org, schemaOption } from "../Options.js"
 import { makeProgress } from "../Progress.js"
 
 const file = Args.text({ name: "file" }).pipe(Args.withDescription("usage rows: .jsonl / .ndjson (JSON Lines) or .csv with a header"))
@@ -59,8 +59,10 @@ const importCommand = Command.make("import", { org, file, format, database }, (a
     Command.withDescription("import usage rows (validated first; all or nothing)")
   )
 
-const set = Options.text("set").pipe(Options.withSchema(UsageGroupSetId), Options.withDescription("usage group set id"))
-const month = Options.text("month").pipe(Options.withSchema(Month), Options.withDescription("YYYY-MM (UTC)"))
+const set = schemaOption("set", UsageGroupSetId, "a usage group set id (a UUID)").pipe(
+  Options.withDescription("usage group set id")
+)
+const month = schemaOption("month", Month, "a month as YYYY-MM").pipe(Options.withDescription("YYYY-MM (UTC)"))
 
 const number = (value: number | null) => (value === null ? "-" : String(Number(value.toFixed(4))))
 

@@ -7,8 +7,12 @@ import { Context, type Effect } from "effect"
 import type { StoreUnavailable } from "../shared/Errors.js"
 
 export interface StoreStatus {
+  /** The kind of store (`sqlite`, `postgres`), for `/version` and operators. */
+  readonly store: string
   /** Migrations this build has and the store has not applied, by name (`0600_rate_limits`). */
   readonly pendingMigrations: ReadonlyArray<string>
+  /** Migrations the store has applied, in order, by name, with when (`costline migrate status`). */
+  readonly appliedMigrations: ReadonlyArray<{ readonly name: string; readonly appliedAt: string }>
 }
 
 export class StoreHealth extends Context.Tag("@costline/core/StoreHealth")<

@@ -2,7 +2,7 @@
  * Bearer token → principal, and the tenant check. Every way a credential can be wrong (missing,
  * malformed, unknown, expired, revoked) yields the same Unauthorized, so callers learn nothing.
  */
-import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { Forbidden, type StoreUnavailable, Unauthorized } from "../shared/Errors.js"
 import * as ApiToken from "./ApiToken.js"
 import type { Principal } from "./Domain.js"
@@ -24,6 +24,9 @@ const unauthorized = new Unauthorized({ message: "missing or invalid credentials
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i
 
+/** How fresh a key's `last_used_at` is kept: one write per key per interval, not per request. */
+export const LAST_USED_RESOLUTION = Duration.minutes(1)
+
 export const make = Effect.gen(function*() {
   const apiKeys = yield* ApiKeysRepo
   const sessions = yield* SessionsRepo
@@ -44,6 +47,11 @@ export const make = Effect.gen(function*() {
       if (kind === "api_key") {
         const key = yield* apiKeys.findByHash(hash).pipe(Effect.map(Option.getOrUndefined))
         if (key === undefined || !live(now, key.expires_at, key.revoked_at)) return yield* unauthorized
+        const staleBefore = DateTime.subtractDuration(now, LAST_USED_RESOLUTION)
+        if (key.last_used_at === null || DateTime.lessThan(key.last_used_at, staleBefore)) {
+          // Bookkeeping: a store too busy to record it must not refuse the request.
+          yield* apiKeys.touch(key.id, DateTime.toDateUtc(now), DateTime.toDateUtc(staleBefore)).pipe(Effect.ignore)
+        }
         return {
           _tag: "ApiKey",
           organizationId: key.organization_id,

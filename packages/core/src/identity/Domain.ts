@@ -68,7 +68,9 @@ export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
   prefix: Schema.String,
   created_at: Schema.DateTimeUtc,
   expires_at: Schema.NullOr(Schema.DateTimeUtc),
-  revoked_at: Schema.NullOr(Schema.DateTimeUtc)
+  revoked_at: Schema.NullOr(Schema.DateTimeUtc),
+  /** When the key last authenticated a request, to the minute (see `ApiKeysRepo.touch`); null: never. */
+  last_used_at: Schema.NullOr(Schema.DateTimeUtc)
 }) {}
 
 export class Session extends Schema.Class<Session>("Session")({

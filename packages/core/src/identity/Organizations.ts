@@ -18,6 +18,8 @@ export class Organizations extends Context.Tag("@costline/core/Organizations")<
       readonly name: string
     }) => Effect.Effect<Organization, ValidationFailed | AlreadyExists | StoreUnavailable>
     readonly get: (id: OrganizationId) => Effect.Effect<Organization, NotFound | StoreUnavailable>
+    /** Every organization, by id. */
+    readonly list: Effect.Effect<ReadonlyArray<Organization>, StoreUnavailable>
     /** Merges settings (trial end date, warehouse size, features, ...) and audits an `organization` event. */
     readonly updateSettings: (
       actor: Actor,
@@ -56,6 +58,7 @@ export const make = Effect.gen(function*() {
         return organization
       }),
     get,
+    list: repo.list,
     updateSettings: (actor, id, patch) =>
       tx.withTransaction(Effect.gen(function*() {
         const before = yield* get(id)

@@ -13,11 +13,17 @@ export type Permission =
   /** Creating a team, which `team_creator` may do without other team rights. */
   | { readonly area: "teams"; readonly action: "create" }
   | { readonly area: "audit_logs"; readonly action: "export" }
+  /** Listing, creating and revoking the organization's API keys: admins only. */
+  | { readonly area: "api_keys"; readonly action: "manage" }
+  /** Ending the caller's own session (logout): any user; keys have no session. */
+  | { readonly area: "sessions"; readonly action: "end" }
 
 export const read = (area: Area): Permission => ({ area, action: "read" })
 export const write = (area: Area): Permission => ({ area, action: "write" })
 export const createTeam: Permission = { area: "teams", action: "create" }
 export const exportAudit: Permission = { area: "audit_logs", action: "export" }
+export const manageApiKeys: Permission = { area: "api_keys", action: "manage" }
+export const endOwnSession: Permission = { area: "sessions", action: "end" }
 
 /** Every permission there is: what an `admin` holds. */
 export const ALL: ReadonlyArray<Permission> = [
@@ -34,6 +40,7 @@ export const describe = (permission: Permission) => `${permission.area}:${permis
 const EDITOR_WRITES: ReadonlySet<Area> = new Set(["insights", "ticket_links", "usage_groups"])
 
 const roleAllows = (role: Role, permission: Permission): boolean => {
+  if (permission.action === "end") return true
   switch (role) {
     case "admin":
       return true
@@ -63,6 +70,11 @@ export const isAllowed = (principal: Principal, permission: Permission): boolean
       return canWriteArea && principal.access !== "read_only"
     case "export":
       return canReadArea && principal.access === "admin"
+    // What a key may then create is bounded by its own access and scopes (ApiKeyBounds).
+    case "manage":
+      return principal.access === "admin"
+    case "end":
+      return false
   }
 }
 

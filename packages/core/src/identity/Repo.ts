@@ -14,6 +14,8 @@ export class OrganizationsRepo extends Context.Tag("@costline/core/Organizations
   {
     readonly insert: (organization: Organization) => Io<void, AlreadyExists>
     readonly findById: (id: OrganizationId) => Io<Option.Option<Organization>>
+    /** Every organization, ordered by id. */
+    readonly list: Io<ReadonlyArray<Organization>>
     readonly updateSettings: (id: OrganizationId, settings: Organization["settings"]) => Io<void>
   }
 >() {}
@@ -38,6 +40,10 @@ export class ApiKeysRepo extends Context.Tag("@costline/core/ApiKeysRepo")<
     readonly insert: (key: ApiKey, tokenHash: string) => Io<void>
     readonly findByHash: (tokenHash: string) => Io<Option.Option<ApiKey>>
     readonly findById: (organizationId: OrganizationId, id: ApiKey["id"]) => Io<Option.Option<ApiKey>>
+    /** Every key of the organization, revoked and expired ones included, ordered by (created_at, id). */
+    readonly list: (organizationId: OrganizationId) => Io<ReadonlyArray<ApiKey>>
+    /** Records a use at `at` unless one was recorded after `since`: at most one write per key and interval. */
+    readonly touch: (id: ApiKey["id"], at: Date, since: Date) => Io<void>
     /** Sets revoked_at if not yet revoked; true when this call revoked it. */
     readonly revoke: (organizationId: OrganizationId, id: ApiKey["id"], at: Date) => Io<boolean>
   }
@@ -50,8 +56,8 @@ export class SessionsRepo extends Context.Tag("@costline/core/SessionsRepo")<
     readonly findByHash: (tokenHash: string) => Io<Option.Option<Session>>
     /** Sets revoked_at if not yet revoked; true when this call revoked it. */
     readonly revoke: (id: SessionId, at: Date) => Io<boolean>
-    /** Revokes every live session of a user; returns how many. */
-    readonly revokeAllForUser: (organizationId: OrganizationId, userId: UserId, at: Date) => Io<number>
+    /** Revokes every live session of a user; returns the ids of those this call revoked. */
+    readonly revokeAllForUser: (organizationId: OrganizationId, userId: UserId, at: Date) => Io<ReadonlyArray<SessionId>>
   }
 >() {}
 

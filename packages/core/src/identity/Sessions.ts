@@ -30,6 +30,12 @@ export class Sessions extends Context.Tag("@costline/core/Sessions")<
       email: string,
       requestId?: string | null
     ) => Effect.Effect<void, StoreUnavailable>
+    /** Ends every live session of a member (an operator's revocation); each is audited as a logout. */
+    readonly revokeForUser: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      email: string
+    ) => Effect.Effect<number, NotFound | StoreUnavailable>
   }
 >() {}
 
@@ -76,6 +82,21 @@ export const make = Effect.gen(function*() {
           record_id: id,
           operation: "logout"
         })
+      })),
+    revokeForUser: (actor, organizationId, email) =>
+      tx.withTransaction(Effect.gen(function*() {
+        const user = yield* users.findByEmail(organizationId, email)
+        const ended = yield* repo.revokeAllForUser(organizationId, user.id, DateTime.toDateUtc(yield* DateTime.now))
+        for (const id of ended) {
+          yield* audit.record(actor, organizationId, {
+            target: { event_type: "session" },
+            table_name: "sessions",
+            record_id: id,
+            operation: "logout",
+            new_values: { user: user.email }
+          })
+        }
+        return ended.length
       }))
   })
 })

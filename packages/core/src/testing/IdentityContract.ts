@@ -180,6 +180,72 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
           new Set(["Unauthorized: missing or invalid credentials"])
         )
       }))
+    it.effect("listing shows every key without its token; a use is recorded at most once a minute; revoke by name", () =>
+      Effect.gen(function*() {
+        const apiKeys = yield* ApiKeys
+        const auth = yield* Auth
+        const organization = yield* freshOrganization
+        const first = yield* apiKeys.create(system, organization.id, { name: "one", access: "admin", scopes: ["*"] })
+        yield* TestClock.adjust("1 second")
+        const second = yield* apiKeys.create(system, organization.id, { name: "two", access: "read_only", scopes: ["insights:read"] })
+        const listed = yield* apiKeys.list(organization.id)
+        expect(listed.map((key) => [key.name, key.last_used_at])).toEqual([["one", null], ["two", null]])
+
+        yield* auth.authenticate(bearer(first.token))
+        const usedAt = (yield* apiKeys.list(organization.id))[0]!.last_used_at
+        expect(usedAt).toEqual(yield* DateTime.now)
+        yield* TestClock.adjust("30 seconds")
+        yield* auth.authenticate(bearer(first.token))
+        expect((yield* apiKeys.list(organization.id))[0]!.last_used_at).toEqual(usedAt)
+        yield* TestClock.adjust("31 seconds")
+        yield* auth.authenticate(bearer(first.token))
+        expect((yield* apiKeys.list(organization.id))[0]!.last_used_at).toEqual(yield* DateTime.now)
+
+        const revoked = yield* apiKeys.revokeByName(system, organization.id, "two")
+        yield* TestClock.adjust("1 second")
+        expect(revoked.id).toBe(second.key.id)
+        expect((yield* Effect.flip(auth.authenticate(bearer(second.token))))._tag).toBe("Unauthorized")
+        expect((yield* Effect.flip(apiKeys.revokeByName(system, organization.id, "two")))._tag).toBe("NotFound")
+        yield* apiKeys.create(system, organization.id, { name: "one", access: "admin", scopes: ["*"] })
+        const ambiguous = yield* Effect.flip(apiKeys.revokeByName(system, organization.id, "one"))
+        expect(ambiguous._tag).toBe("ValidationFailed")
+        expect((yield* apiKeys.list(organization.id)).map((key) => key.revoked_at === null)).toEqual([true, false, true])
+      }))
+
+    it.effect("a key created on behalf of a key carries no more than it: refused and audited as a failure", () =>
+      Effect.gen(function*() {
+        const apiKeys = yield* ApiKeys
+        const auth = yield* Auth
+        const organization = yield* freshOrganization
+        const { token } = yield* apiKeys.create(system, organization.id, {
+          name: "narrow",
+          access: "read_write",
+          scopes: ["insights:write"]
+        })
+        yield* TestClock.adjust("1 second")
+        const grantor = yield* auth.authenticate(bearer(token))
+        const within = yield* apiKeys.create(system, organization.id, {
+          name: "reader",
+          access: "read_only",
+          scopes: ["insights:read"]
+        }, { grantor })
+        expect(within.key.scopes).toEqual(["insights:read"])
+        for (const input of [
+          { name: "wider access", access: "admin" as const, scopes: ["insights:write"] },
+          { name: "other area", access: "read_only" as const, scopes: ["teams:read"] },
+          { name: "everything", access: "read_only" as const, scopes: ["*"] }
+        ]) {
+          const refused = yield* Effect.flip(apiKeys.create(system, organization.id, input, { grantor, requestId: input.name }))
+          expect(refused._tag).toBe("Forbidden")
+        }
+        const { records } = yield* drainExport(organization.id, { filters: { status_in: ["failure"] } })
+        expect(records.map((record) => [record.resource, record.operation, record.request_id])).toEqual([
+          ["api_keys", "create", "wider access"],
+          ["api_keys", "create", "other area"],
+          ["api_keys", "create", "everything"]
+        ])
+        expect((yield* apiKeys.list(organization.id)).map((key) => key.name)).toEqual(["narrow", "reader"])
+      }))
   })
 
   describe("sessions", () => {
@@ -205,6 +271,29 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
         const { records } = yield* drainExport(organization.id, { filters: { event_type_in: ["session"] } })
         expect(records.map((record) => [record.operation, record.changed_by, record.changed_by_type, record.request_id]))
           .toEqual([["login", user.email, "user", "req-1"], ["logout", user.email, "user", "req-2"]])
+      }))
+
+    it.effect("an operator ends every live session of a member; each is audited as a logout", () =>
+      Effect.gen(function*() {
+        const sessions = yield* Sessions
+        const auth = yield* Auth
+        const organization = yield* freshOrganization
+        yield* (yield* Users).add(system, organization.id, { email: "kim@example.com", role: "viewer" })
+        yield* (yield* Users).add(system, organization.id, { email: "lee@example.com", role: "viewer" })
+        const first = yield* sessions.create(organization.id, "kim@example.com")
+        const second = yield* sessions.create(organization.id, "kim@example.com")
+        const other = yield* sessions.create(organization.id, "lee@example.com")
+        expect(yield* sessions.revokeForUser(system, organization.id, "KIM@example.com")).toBe(2)
+        for (const { token } of [first, second]) {
+          expect((yield* Effect.flip(auth.authenticate(bearer(token))))._tag).toBe("Unauthorized")
+        }
+        expect((yield* auth.authenticate(bearer(other.token)))._tag).toBe("User")
+        expect(yield* sessions.revokeForUser(system, organization.id, "kim@example.com")).toBe(0)
+        const { records } = yield* drainExport(organization.id, { filters: { event_type_in: ["session"], operation_in: ["logout"] } })
+        expect(records.map((record) => [record.record_id, record.changed_by]).sort()).toEqual(
+          [[first.session.id, "system"], [second.session.id, "system"]].sort()
+        )
+        expect((yield* Effect.flip(sessions.revokeForUser(system, organization.id, "nobody@example.com")))._tag).toBe("NotFound")
       }))
 
     it.effect("a session expires after its time to live, and only members can have one", () =>

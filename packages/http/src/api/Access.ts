@@ -51,5 +51,10 @@ export const Access = {
   /** Creating a team: what `write("teams")` allows, and the `team_creator` role. */
   createTeam: (attempt: AttemptedChange): RouteAccess => ({ permission: Permissions.createTeam, attempt }),
   /** Exporting the audit log: an admin key or an admin user. */
-  exportAudit: { permission: Permissions.exportAudit } satisfies RouteAccess
+  exportAudit: { permission: Permissions.exportAudit } satisfies RouteAccess,
+  /** Administering the organization's API keys: admins; `attempt` on the routes that change one. */
+  manageApiKeys: (attempt?: AttemptedChange): RouteAccess =>
+    attempt === undefined ? { permission: Permissions.manageApiKeys } : { permission: Permissions.manageApiKeys, attempt },
+  /** Logging out: any user session, for itself. */
+  endOwnSession: { permission: Permissions.endOwnSession } satisfies RouteAccess
 } as const

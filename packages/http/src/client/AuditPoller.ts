@@ -103,9 +103,25 @@ export interface FollowOptions extends PollOptions {
 const DEFAULT_INTERVAL = Duration.seconds(5)
 
 /**
- * Catches up, pauses, and again, until interrupted. A rate limit or a server whose store is down
- * is waited out (Retry-After, else the interval); any other failure ends the poll.
+ * Runs `poll`, and while it fails with a rate limit or a server whose store is down, waits that
+ * out (Retry-After, else `interval`) and runs it again; any other failure ends it. A catch-up is
+ * safe to run again: it resumes from the cursor, past every page already delivered.
  */
+export const waitingOutTransient = (interval: Duration.DurationInput) =>
+<A, E, R>(poll: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+  const attempt: Effect.Effect<A, E, R> = poll.pipe(
+    Effect.catchIf(
+      (error): error is E & ApiProblem => error instanceof ApiProblem && error.transient,
+      (problem) =>
+        Effect.sleep(problem.retryAfterSeconds === null ? interval : Duration.seconds(problem.retryAfterSeconds)).pipe(
+          Effect.zipRight(Effect.suspend(() => attempt))
+        )
+    )
+  )
+  return attempt
+}
+
+/** Catches up, pauses, and again, until interrupted; rate limits and outages are waited out. */
 export const follow = <E, R, CE, CR>(
   client: Client,
   cursor: Cursor<CE, CR>,
@@ -113,12 +129,7 @@ export const follow = <E, R, CE, CR>(
   options: FollowOptions = {}
 ) => {
   const interval = options.interval ?? DEFAULT_INTERVAL
-  const round = catchUp(client, cursor, deliver, options).pipe(
-    Effect.zipRight(Effect.sleep(interval)),
-    Effect.catchIf(
-      (error): error is ApiProblem => error instanceof ApiProblem && error.transient,
-      (problem) => Effect.sleep(problem.retryAfterSeconds === null ? interval : Duration.seconds(problem.retryAfterSeconds))
-    )
+  return Effect.forever(
+    catchUp(client, cursor, deliver, options).pipe(waitingOutTransient(interval), Effect.zipRight(Effect.sleep(interval)))
   )
-  return Effect.forever(round)
 }

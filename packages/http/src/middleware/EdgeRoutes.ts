@@ -11,6 +11,7 @@ import * as DocsPage from "../docs/DocsPage.js"
 import { MethodNotAllowed } from "../errors/RequestErrors.js"
 import * as OpenApiDocuments from "../openapi/index.js"
 import { pathSegments } from "../routing/RouteTable.js"
+import type { Metrics } from "../observability/Metrics.js"
 import * as Health from "./Health.js"
 
 export const OPENAPI_PATHS = { v2: `${V2_PREFIX}/openapi.json`, v1: `${V1_PREFIX}/openapi.json` } as const
@@ -22,7 +23,12 @@ const normalize = (path: string) => `/${pathSegments(path).join("/")}`.toLowerCa
 
 const READ_METHODS = ["GET", "HEAD"]
 
-export const make = (api: HttpApi.HttpApi.Any, options: OpenApiDocuments.DocumentOptions) =>
+export const METRICS_PATH = "/metrics"
+
+export const make = (
+  api: HttpApi.HttpApi.Any,
+  options: OpenApiDocuments.DocumentOptions & { readonly metrics?: Metrics | undefined; readonly exposeMetrics?: boolean | undefined }
+) =>
   Effect.gen(function*() {
     // Built on first request, not at start-up: generating both documents took ~120 ms of cold start.
     let documents: OpenApiDocuments.Documents | undefined
@@ -37,8 +43,16 @@ export const make = (api: HttpApi.HttpApi.Any, options: OpenApiDocuments.Documen
       [normalize(OPENAPI_PATHS.v1), document("v1")],
       [normalize(DocsPage.PATH), Effect.succeed(DocsPage.page)],
       [Health.LIVENESS_PATH, Effect.succeed(Health.liveness)],
-      [Health.READINESS_PATH, Health.readiness]
+      [Health.READINESS_PATH, Health.readiness],
+      [Health.VERSION_PATH, Health.version]
     ])
+    if (options.exposeMetrics === true && options.metrics !== undefined) {
+      fixed.set(
+        METRICS_PATH,
+        Effect.map(options.metrics.scrape, ({ body, contentType }) =>
+          HttpServerResponse.text(body, { contentType, headers: { "cache-control": "no-store" } }))
+      )
+    }
     const handlerFor = (path: string): Handler | undefined => {
       const normalized = normalize(path)
       const docsPrefix = `${DocsPage.PATH}/`

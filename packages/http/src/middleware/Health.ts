@@ -7,8 +7,10 @@ import { HttpServerResponse } from "@effect/platform"
 import { isReady, StoreHealth } from "@costline/core"
 import { Duration, Effect } from "effect"
 import { STORE_RETRY_AFTER_SECONDS } from "../errors/Classify.js"
+import { VERSION } from "../Version.js"
 
 export const LIVENESS_PATH = "/healthz"
+export const VERSION_PATH = "/version"
 export const READINESS_PATH = "/readyz"
 
 /** A probe must answer within its own deadline even when the network to the store hangs. */
@@ -33,5 +35,24 @@ export const readiness = Effect.flatMap(StoreHealth, (health) =>
         isReady(status)
           ? HttpServerResponse.unsafeJson({ status: "ready" }, { headers: NO_STORE })
           : notReady({ status: "migrations_pending", pending_migrations: status.pendingMigrations })
+    })
+  ))
+
+/** `/version`: what is running: the package version, the store and its migrations. */
+export const version = Effect.flatMap(StoreHealth, (health) =>
+  health.check.pipe(
+    Effect.timeoutFail({ duration: READINESS_DEADLINE, onTimeout: () => "timeout" as const }),
+    Effect.match({
+      onFailure: () => HttpServerResponse.unsafeJson({ version: VERSION, store: null, migrations: null }, { headers: NO_STORE }),
+      onSuccess: (status) =>
+        HttpServerResponse.unsafeJson({
+          version: VERSION,
+          store: status.store,
+          migrations: {
+            applied: status.appliedMigrations.length,
+            latest: status.appliedMigrations.at(-1)?.name ?? null,
+            pending: status.pendingMigrations
+          }
+        }, { headers: NO_STORE })
     })
   ))

@@ -14,6 +14,7 @@ import { describe } from "../errors/Describe.js"
 import * as FastApiDetail from "../errors/FastApiDetail.js"
 import type { HttpFailure } from "../errors/Problem.js"
 import * as ProblemJson from "../errors/ProblemJson.js"
+import type { Metrics } from "../observability/Metrics.js"
 import * as RouteTable from "../routing/RouteTable.js"
 import * as AccessLog from "./AccessLog.js"
 import * as BodyLimits from "./BodyLimits.js"
@@ -32,6 +33,9 @@ export interface PipelineOptions {
   readonly rateLimit: RateLimitPolicy | undefined
   readonly readTimeout: Duration.DurationInput
   readonly cors: Cors.CorsOptions | undefined
+  /** Counted per request when set; `exposeMetrics` also serves them at `/metrics`. */
+  readonly metrics?: Metrics | undefined
+  readonly exposeMetrics?: boolean | undefined
 }
 
 const render = (version: ApiVersion, failure: HttpFailure, requestId: string) =>
@@ -79,7 +83,16 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         const requestId = yield* RequestId.choose(request.headers[RequestId.HEADER])
         return yield* Effect.gen(function*() {
           const response = yield* respond(app, request, requestId)
-          if (options.accessLog) yield* AccessLog.log(routes, request, response, (yield* Clock.currentTimeMillis) - started)
+          if (options.accessLog || options.metrics !== undefined) {
+            const durationMs = (yield* Clock.currentTimeMillis) - started
+            // The template (`/v2/teams/:team_id`), never the concrete path: ids and emails stay out.
+            const route = Option.match(RouteTable.match(routes, request.method, request.url), {
+              onNone: () => null,
+              onSome: ({ route }) => route.path
+            })
+            options.metrics?.request(request.method, route, response.status, durationMs / 1000)
+            if (options.accessLog) yield* AccessLog.log(route, request, response, durationMs)
+          }
           return response
         }).pipe(Effect.annotateLogs("request_id", requestId))
       })

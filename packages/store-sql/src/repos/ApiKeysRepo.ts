@@ -11,7 +11,8 @@ const toApiKey = trustedRow(
     scopes: TrustedColumn.json,
     created_at: TrustedColumn.dateTime,
     expires_at: TrustedColumn.nullableDateTime,
-    revoked_at: TrustedColumn.nullableDateTime
+    revoked_at: TrustedColumn.nullableDateTime,
+    last_used_at: TrustedColumn.nullableDateTime
   },
   (props) => new ApiKey(props, { disableValidation: true })
 )
@@ -19,7 +20,7 @@ const toApiKey = trustedRow(
 export const make = Effect.gen(function*() {
   const { errors, sql, trustedReader, write } = yield* RepoContext
   const apiKeys = trustedReader(toApiKey)
-  const columns = sql.literal("id, organization_id, name, access, scopes, prefix, created_at, expires_at, revoked_at")
+  const columns = sql.literal("id, organization_id, name, access, scopes, prefix, created_at, expires_at, revoked_at, last_used_at")
 
   return ApiKeysRepo.of({
     // The hash is random and unique by construction: a collision would be a bug, hence no AlreadyExists.
@@ -36,13 +37,27 @@ export const make = Effect.gen(function*() {
             token_hash: tokenHash,
             created_at: isoText(key.created_at),
             expires_at: isoTextOrNull(key.expires_at),
-            revoked_at: isoTextOrNull(key.revoked_at)
+            revoked_at: isoTextOrNull(key.revoked_at),
+            last_used_at: isoTextOrNull(key.last_used_at)
           })
         }`.pipe(Effect.asVoid, errors.orUnavailable)
       ),
     findByHash: (tokenHash) => apiKeys.first(sql`SELECT ${columns} FROM api_keys WHERE token_hash = ${tokenHash}`),
     findById: (organizationId, id) =>
       apiKeys.first(sql`SELECT ${columns} FROM api_keys WHERE organization_id = ${organizationId} AND id = ${id}`),
+    list: (organizationId) =>
+      apiKeys.all(
+        sql`SELECT ${columns} FROM api_keys WHERE organization_id = ${organizationId} ORDER BY created_at, id`
+      ),
+    // Conditional, so a busy key costs one write per interval, not one per request.
+    touch: (id, at, since) =>
+      write(
+        sql`UPDATE api_keys SET last_used_at = ${isoText(at)}
+            WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${isoText(since)})`.pipe(
+          Effect.asVoid,
+          errors.orUnavailable
+        )
+      ),
     revoke: (organizationId, id, at) =>
       write(
         sql`UPDATE api_keys SET revoked_at = ${isoText(at)}

@@ -27,6 +27,7 @@ export const make = Effect.gen(function*() {
         }`.pipe(errors.uniqueAs(() => new AlreadyExists({ message: `organization ${organization.id} already exists` })))
       ),
     findById: (id) => organizations.first(sql`SELECT id, name, settings, created_at FROM organizations WHERE id = ${id}`),
+    list: organizations.all(sql`SELECT id, name, settings, created_at FROM organizations ORDER BY id`),
     updateSettings: (id, settings) =>
       write(
         sql`UPDATE organizations SET settings = ${jsonText(settings)} WHERE id = ${id}`.pipe(

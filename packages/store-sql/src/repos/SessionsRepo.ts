@@ -1,5 +1,5 @@
 /** User sessions, stored with the SHA-256 hash of their token (never the token). */
-import { Session, SessionsRepo } from "@costline/core"
+import { Session, type SessionId, SessionsRepo } from "@costline/core"
 import { Effect, Layer, Schema } from "effect"
 import { DbDateTime, isoText, isoTextOrNull } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
@@ -48,7 +48,10 @@ export const make = Effect.gen(function*() {
       write(
         sql`UPDATE sessions SET revoked_at = ${isoText(at)}
             WHERE organization_id = ${organizationId} AND user_id = ${userId} AND revoked_at IS NULL
-            RETURNING id`.pipe(countRows, errors.orUnavailable)
+            RETURNING id`.pipe(
+          Effect.map((rows) => rows.map((row) => (row as { readonly id: SessionId }).id)),
+          errors.orUnavailable
+        )
       )
   })
 })

@@ -1,7 +1,8 @@
 /** Handler of `GET /v2/audit-logs`: never cached (admin only, as its endpoint declares). */
 import { HttpApiBuilder } from "@effect/platform"
 import { AuditLog } from "@costline/core"
-import { Effect } from "effect"
+import { DateTime, Effect, Option } from "effect"
+import { ServerMetrics } from "../../observability/Metrics.js"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import * as Encoded from "../Encoded.js"
@@ -11,11 +12,17 @@ import { toExportQuery } from "./Params.js"
 export const AuditHttpLive = HttpApiBuilder.group(CostlineApi, "audit", (handlers) =>
   Effect.gen(function*() {
     const auditLog = yield* AuditLog
+    const metrics = yield* Effect.serviceOption(ServerMetrics)
     return handlers.handle("exportAuditLogs", ({ urlParams }) =>
       Effect.gen(function*() {
         const caller = yield* Caller
         yield* Respond.noStore
         const page = yield* auditLog.export(caller.organizationId, toExportQuery(urlParams))
+        if (Option.isSome(metrics) && urlParams.sort_order === "asc") {
+          const newest = page.items.at(-1)
+          const now = yield* DateTime.now
+          metrics.value.auditExported(newest === undefined ? 0 : DateTime.distance(newest.changed_at, now) / 1000)
+        }
         return Encoded.ok(Encoded.page(Encoded.auditRecord, page.items, page.page_token))
       }))
   }))

@@ -1,0 +1,69 @@
+/**
+ * API keys, administered by the organization's admins: `GET /v2/api-keys`, `POST /v2/api-keys`
+ * (the token is in the 201 response, once), `DELETE /v2/api-keys/{api_key_id}` (revocation, 204).
+ * A key used to create a key bounds it: no more access, no scope it does not hold itself.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Access as AccessLevel, ApiKeyScope } from "@costline/core"
+import { Schema } from "effect"
+import { Access, change, Requires } from "../Access.js"
+import { Declared } from "../Errors.js"
+import { pageOf } from "../Pages.js"
+import { v2 } from "../Versions.js"
+
+export const ApiKeyV2 = Schema.Struct({
+  id: Schema.UUID,
+  name: Schema.String,
+  access: AccessLevel,
+  scopes: Schema.Array(ApiKeyScope),
+  /** The first characters of the token, to recognise a key; never the token. */
+  prefix: Schema.String,
+  created_at: Schema.DateTimeUtc,
+  expires_at: Schema.NullOr(Schema.DateTimeUtc),
+  revoked_at: Schema.NullOr(Schema.DateTimeUtc),
+  /** When the key last authenticated a request, to the minute; null: never. */
+  last_used_at: Schema.NullOr(Schema.DateTimeUtc)
+}).annotations({ identifier: "ApiKey" })
+
+export const CreatedApiKey = Schema.Struct({
+  ...ApiKeyV2.fields,
+  /** The bearer token: shown in this response only, never again. */
+  token: Schema.String
+}).annotations({ identifier: "CreatedApiKey" })
+
+export const CreateApiKeyV2 = Schema.Struct({
+  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  access: AccessLevel,
+  scopes: Schema.Array(ApiKeyScope).pipe(Schema.minItems(1)),
+  expires_at: Schema.optional(Schema.NullOr(Schema.DateTimeUtc))
+}).annotations({ identifier: "CreateApiKey" })
+
+export const ApiKeyPage = pageOf(ApiKeyV2, "ApiKeyPage")
+
+const ApiKeyIdParam = HttpApiSchema.param("api_key_id", Schema.String)
+
+const manage = (operation?: "create" | "delete", recordIdParam?: string) =>
+  Access.manageApiKeys(operation && change("api_keys", "api_keys", operation, recordIdParam))
+
+export class ApiKeysApi extends v2(
+  HttpApiGroup.make("apiKeys")
+    .add(
+      HttpApiEndpoint.get("listApiKeys", "/api-keys")
+        .annotate(Requires, manage())
+        .addSuccess(ApiKeyPage)
+    )
+    .add(
+      HttpApiEndpoint.post("createApiKey", "/api-keys")
+        .annotate(Requires, manage("create"))
+        .setPayload(CreateApiKeyV2)
+        .addSuccess(CreatedApiKey, { status: 201 })
+        .addError(Declared.ValidationFailed)
+        .addError(Declared.Conflict)
+    )
+    .add(
+      HttpApiEndpoint.del("revokeApiKey")`/api-keys/${ApiKeyIdParam}`
+        .annotate(Requires, manage("delete", "api_key_id"))
+        .addSuccess(HttpApiSchema.NoContent)
+        .addError(Declared.Conflict)
+    )
+) {}

@@ -1,0 +1,15 @@
+/**
+ * `DELETE /v2/sessions/current`: a user session logs itself out (204), audited as a `session`
+ * event with operation `logout`. API keys have no session to end: 403.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Access, Requires } from "../Access.js"
+import { v2 } from "../Versions.js"
+
+export class SessionsApi extends v2(
+  HttpApiGroup.make("sessions").add(
+    HttpApiEndpoint.del("logout", "/sessions/current")
+      .annotate(Requires, Access.endOwnSession)
+      .addSuccess(HttpApiSchema.NoContent)
+  )
+) {}
