@@ -34,6 +34,11 @@ const statements = [
       pending record;
       v_last bigint;
     BEGIN
+      -- Stamped already by an earlier row's trigger: one primary-key lookup, not another scan.
+      PERFORM 1 FROM audit_records WHERE seq = NEW.seq AND stamp IS NULL;
+      IF NOT FOUND THEN
+        RETURN NULL;
+      END IF;
       FOR pending IN
         SELECT organization_id, count(*) AS n FROM audit_records
         WHERE stamp IS NULL AND xid = pg_current_xact_id()
