@@ -129,6 +129,22 @@ describe("the audit feed on Postgres", () => {
       expect(yield* Fiber.join(imported)).toEqual({ rows: 1500 })
     }).pipe(Effect.provide(store)))
 
+  it.live("records a host writes in its own SqlClient transaction are stamped at its commit and delivered once", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+      const organization = yield* freshOrganization
+      const before = yield* drainExport(organization.id)
+      // Not through the Transactor: the stamping must not depend on who commits.
+      const written = yield* sql.withTransaction(
+        Effect.all([recordChange(organization.id, "host-1"), recordChange(organization.id, "host-2")])
+      )
+      const after = yield* drainExport(organization.id, { maxResults: 1, from: before.resumeToken })
+      expect(ids(after.records)).toEqual(ids(written))
+      const [unstamped] = yield* sql<{ readonly n: number }>`
+        SELECT count(*)::int AS n FROM audit_records WHERE organization_id = ${organization.id} AND stamp IS NULL`
+      expect(unstamped!.n).toBe(0)
+    }).pipe(Effect.provide(store)))
+
   it.live("a page token issued before migration 0800 (`xid:seq`) resumes exactly where it was", () =>
     Effect.gen(function*() {
       const organizationId = "org-legacy" as OrganizationId
