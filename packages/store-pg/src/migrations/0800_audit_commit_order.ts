@@ -10,6 +10,8 @@ import { SqlClient } from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 
 const statements = [
+  // Numbering an existing log rewrites every row once: allowed to take longer than a request.
+  `SET LOCAL statement_timeout = 0`,
   `ALTER TABLE audit_records ADD COLUMN stamp bigint`,
   `UPDATE audit_records AS r SET stamp = numbered.stamp
     FROM (
