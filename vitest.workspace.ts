@@ -29,8 +29,7 @@ export default [
   // Property tests parse thousands of queries: allow for a loaded machine.
   project("core", { testTimeout: 30_000 }),
   project("store-sqlite"),
-  // One file at a time: the files share one server, and an open transaction in one database
-  // holds back audit visibility (pg_snapshot_xmin) in every other.
+  // One file at a time: the files share one server, and some measure timings on it.
   project("store-pg", {
     globalSetup: ["test/globalSetup.ts"],
     testTimeout: 60_000,

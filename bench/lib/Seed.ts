@@ -122,8 +122,8 @@ const auditTokenAt = (depth: number) =>
     const [{ count }] = yield* sql<{ count: number | string }>`SELECT count(*) AS count FROM audit_records WHERE organization_id = ${ORGANIZATION}`
     const offset = Math.floor(Number(count) * depth)
     const [{ position }] = yield* sql.onDialectOrElse({
-      pg: () => sql<{ position: string }>`SELECT xid::text || ':' || seq::text AS position FROM audit_records
-        WHERE organization_id = ${ORGANIZATION} ORDER BY xid, seq LIMIT 1 OFFSET ${offset}`,
+      pg: () => sql<{ position: string }>`SELECT stamp::text AS position FROM audit_records
+        WHERE organization_id = ${ORGANIZATION} AND stamp IS NOT NULL ORDER BY stamp LIMIT 1 OFFSET ${offset}`,
       orElse: () => sql<{ position: string }>`SELECT CAST(seq AS TEXT) AS position FROM audit_records
         WHERE organization_id = ${ORGANIZATION} ORDER BY seq LIMIT 1 OFFSET ${offset}`
     })

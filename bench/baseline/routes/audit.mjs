@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * GET /v2/audit-logs?max_results=&page_token= with costline's SQL: the same columns, the same
- * keyset condition and order per dialect (SQLite: `seq`; Postgres: `(xid, seq)` below the
- * snapshot's xmin), served by the same indexes. Ascending order and no filters: what the
+ * keyset condition and order per dialect (SQLite: `seq`; Postgres: the commit-order `stamp`),
+ * served by the same indexes. Ascending order and no filters: what the
  * benchmark asks.
  */
 const COLUMNS =
@@ -11,15 +11,13 @@ const COLUMNS =
 
 const FIRST_PAGE = {
   sqlite: `SELECT ${COLUMNS}, seq FROM audit_records WHERE organization_id = ? AND 1 = 1 ORDER BY seq ASC LIMIT ?`,
-  postgres: `SELECT ${COLUMNS}, xid::text AS position_xid, seq::text AS position_seq FROM audit_records
-    WHERE organization_id = $1 AND xid < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
-    ORDER BY xid ASC, seq ASC LIMIT $2`
+  postgres: `SELECT ${COLUMNS}, stamp::text AS position_stamp FROM audit_records
+    WHERE organization_id = $1 AND stamp IS NOT NULL ORDER BY stamp ASC LIMIT $2`
 }
 const NEXT_PAGE = {
   sqlite: `SELECT ${COLUMNS}, seq FROM audit_records WHERE organization_id = ? AND 1 = 1 AND seq > ? ORDER BY seq ASC LIMIT ?`,
-  postgres: `SELECT ${COLUMNS}, xid::text AS position_xid, seq::text AS position_seq FROM audit_records
-    WHERE organization_id = $1 AND xid < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
-    AND (xid, seq) > ($2::xid8, $3::bigint) ORDER BY xid ASC, seq ASC LIMIT $4`
+  postgres: `SELECT ${COLUMNS}, stamp::text AS position_stamp FROM audit_records
+    WHERE organization_id = $1 AND stamp IS NOT NULL AND stamp > $2::bigint ORDER BY stamp ASC LIMIT $3`
 }
 
 /** Text JSON columns on SQLite, parsed jsonb on Postgres; text timestamps on SQLite, Dates on Postgres. */
@@ -45,10 +43,10 @@ const toItem = (row) => ({
 })
 
 /** @param {import("../stores.mjs").Store} store @param {Record<string, any>} row */
-const positionOf = (store, row) => (store.dialect === "sqlite" ? String(row.seq) : `${row.position_xid}:${row.position_seq}`)
+const positionOf = (store, row) => (store.dialect === "sqlite" ? String(row.seq) : String(row.position_stamp))
 
 /** @param {import("../stores.mjs").Store} store @param {string} position */
-const afterParams = (store, position) => (store.dialect === "sqlite" ? [Number(position)] : position.split(":"))
+const afterParams = (store, position) => (store.dialect === "sqlite" ? [Number(position)] : [position])
 
 /** @type {import("../server.mjs").Route} */
 export const exportAuditLogs = async ({ store, tokens, tenant, url }) => {

@@ -67,3 +67,34 @@ it.live("a statement held up past the statement timeout is cancelled: 503 at onc
     expect(reply.body).toMatchObject({ code: "unavailable" })
     expect(reply.headers.get("retry-after")).toBe("1")
   }).pipe(Effect.scoped))
+
+it.live("a database that refuses connections (ALLOW_CONNECTIONS false, SQLSTATE 55000): 503 with Retry-After, served again after", () =>
+  Effect.gen(function*() {
+    const postgres = yield* startPostgres
+    const admin = Context.get(yield* Layer.build(PgStore.layer({ url: postgres.url, migrate: false, maxConnections: 1 })), SqlClient)
+    yield* admin`CREATE DATABASE costline_refusing`
+    const url = new URL(postgres.url)
+    url.pathname = "/costline_refusing"
+    const server = yield* Layer.build(makeTestServer({ store: PgStore.layer({ url: url.toString() }) }))
+    const tenant = yield* Effect.provide(seedTenant, server)
+    const auth = { token: tenant.adminKey, tenant: tenant.id }
+    const exportLog = call("GET", "/v2/audit-logs", auth).pipe(Effect.provide(server))
+    expect((yield* exportLog).status).toBe(200)
+
+    yield* admin`ALTER DATABASE costline_refusing ALLOW_CONNECTIONS false`
+    // The pool's open connections go too: every request must connect anew, and is refused.
+    yield* admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'costline_refusing'`
+    yield* admin<{ readonly n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'costline_refusing'`.pipe(
+      Effect.repeat({ until: ([row]) => row!.n === 0 }),
+      Effect.timeout("30 seconds")
+    )
+    for (let n = 0; n < 5; n++) {
+      const reply = yield* exportLog
+      expect(reply.status).toBe(503)
+      expect(reply.body).toMatchObject({ code: "unavailable", status: 503 })
+      expect(reply.headers.get("retry-after")).toBe("1")
+    }
+
+    yield* admin`ALTER DATABASE costline_refusing ALLOW_CONNECTIONS true`
+    expect((yield* exportLog).status).toBe(200)
+  }).pipe(Effect.scoped))

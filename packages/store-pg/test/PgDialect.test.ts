@@ -24,27 +24,40 @@ describe("Postgres failure classification", () => {
     ["42P01 undefined_table", { code: "42P01" }, "bug"],
     ["42601 syntax_error", { code: "42601" }, "bug"],
     ["22P02 invalid_text_representation", { code: "22P02" }, "bug"],
-    ["55000 object_not_in_prerequisite_state", { code: "55000" }, "bug"]
+    ["55000 object_not_in_prerequisite_state", { code: "55000" }, "bug"],
+    [
+      "55000 from a database refusing connections",
+      { code: "55000", message: "database \"costline\" is not currently accepting connections" },
+      "unavailable"
+    ]
   ] as const)("%s is %s", (_, cause, expected) => {
     expect(classify(failure(cause))).toBe(expected)
   })
 
   it("a failure to acquire a connection is unavailable whatever its cause", () => {
     expect(classify(failure(new Error("boom"), "Failed to acquire connection"))).toBe("unavailable")
+    expect(classify(failure({ code: "55000" }, "Failed to acquire connection"))).toBe("unavailable")
   })
 })
 
 describe("Postgres audit positions", () => {
   it("reads back the positions it issues", () => {
-    expect(parsePosition("758:9")).toEqual(Either.right({ xid: "758", seq: "9" }))
+    expect(parsePosition("9")).toEqual(Either.right({ _tag: "Stamp", stamp: "9" }))
+    expect(parsePosition("9223372036854775807")).toEqual(Either.right({ _tag: "Stamp", stamp: "9223372036854775807" }))
+  })
+
+  it("reads the positions of tokens issued before stamps (`xid:seq`)", () => {
+    expect(parsePosition("758:9")).toEqual(Either.right({ _tag: "Legacy", xid: "758", seq: "9" }))
     expect(parsePosition("18446744073709551615:9223372036854775807")).toEqual(
-      Either.right({ xid: "18446744073709551615", seq: "9223372036854775807" })
+      Either.right({ _tag: "Legacy", xid: "18446744073709551615", seq: "9223372036854775807" })
     )
   })
 
   it.each([
     "",
-    "758",
+    "0",
+    "07",
+    "9223372036854775808",
     "758:",
     ":9",
     "758:0",

@@ -28,8 +28,15 @@ export interface AuditOrdering {
   readonly positionColumns: Fragment
   /** Restricts a read to rows no still-running transaction can precede. */
   readonly visible: Fragment
-  /** Rows strictly after `position` in `order`; a position this store never issued is refused. */
-  readonly after: (position: string, order: SortOrder) => Either.Either<Fragment, InvalidPageToken>
+  /**
+   * Rows strictly after `position` in `order` (in the tenant's log); a position this store never
+   * issued is refused.
+   */
+  readonly after: (
+    position: string,
+    order: SortOrder,
+    organizationId: string
+  ) => Either.Either<Fragment, InvalidPageToken>
   readonly orderBy: (order: SortOrder) => Fragment
   readonly positionOf: (row: Record<string, unknown>) => string
 }

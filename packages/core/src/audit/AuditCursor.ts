@@ -1,7 +1,8 @@
 /**
  * Audit page tokens: the shared page-token format (`shared/PageToken.ts`) bound to the tenant and
  * the sort order. The position inside is the store's own ordering key (SQLite: a sequence;
- * Postgres: `xid:seq`), never a timestamp: many records share one `changed_at`.
+ * Postgres: the commit-time stamp, `xid:seq` in tokens issued before it), never a timestamp: many
+ * records share one `changed_at`.
  */
 import { Either } from "effect"
 import * as PageToken from "../shared/PageToken.js"

@@ -60,9 +60,9 @@ export class Insights extends Context.Tag("@costline/core/Insights")<
     ) => Effect.Effect<Page<Insight>, InvalidPageToken | ValidationFailed | StoreUnavailable>
     /**
      * `PATCH`: `ifMatch` is the raw `If-Match` header, required. It must match the current ETag
-     * (strong comparison; `*` matches any), checked and written in one statement, so of two
-     * updates sent with the same ETag exactly one succeeds. A patch that changes nothing returns
-     * the insight as it is.
+     * (strong comparison; `*` matches any), checked and written in one transaction holding the
+     * insight, so of two updates sent with the same ETag exactly one succeeds, and concurrent
+     * updates with `*` all do. A patch that changes nothing returns the insight as it is.
      */
     readonly update: (
       actor: Actor,
@@ -93,9 +93,6 @@ export const parseInsightId = (raw: string): Either.Either<InsightId, NotFound> 
 
 const stale = () =>
   new PreconditionFailed({ message: "the insight has changed since the ETag in If-Match was read; read it again" })
-
-/** How often a `*` update retries after losing a race: it asserted nothing that a race could falsify. */
-const ANY_ETAG_RETRIES = 3
 
 export const make = Effect.gen(function*() {
   const repo = yield* InsightsRepo
@@ -152,39 +149,12 @@ export const make = Effect.gen(function*() {
       (insight) => keysetOf(insight[query.sort_by], insight.id)
     )
 
-  /** One attempt: read, check the condition, apply the patch, compare-and-set with the audit record. */
-  const attemptUpdate = (
-    actor: Actor,
-    organizationId: OrganizationId,
-    id: InsightId,
-    patch: InsightUpdate,
-    condition: ETag.Condition
-  ) =>
-    Effect.gen(function*() {
-      const current = yield* get(organizationId, id)
-      if (!ETag.matches(condition, current.etag)) return yield* stale()
-      const edit = yield* applyUpdate(current, patch)
-      if (Option.isNone(edit)) return current
-      const { etag, ...set } = edit.value
-      return yield* tx.withTransaction(Effect.gen(function*() {
-        const outcome = yield* repo.updateIfEtag({
-          organizationId,
-          id,
-          expectedEtag: current.etag,
-          set,
-          newEtag: etag,
-          updateTime: yield* DateTime.now
-        })
-        return yield* ConditionalUpdateResult.$match(outcome, {
-          Updated: ({ insight }) =>
-            Effect.as(audited(actor, organizationId, id, "update", changedValues(current, insight)), insight),
-          // Someone else's update landed between our read and our write.
-          Stale: () => Effect.fail(stale()),
-          NotFound: () => Effect.fail(notFound(id))
-        })
-      }))
-    })
-
+  /**
+   * One transaction: read the insight holding it against other writers, check the condition,
+   * apply the patch, write it with its audit record. Concurrent updates of one insight take
+   * turns, so each checks `If-Match` against the state the one before it left: `*` always
+   * matches, a tag matches only the state it names.
+   */
   const update = (
     actor: Actor,
     organizationId: OrganizationId,
@@ -199,12 +169,28 @@ export const make = Effect.gen(function*() {
         })
       }
       const condition = yield* ETag.parse("if-match", ifMatch)
-      return yield* attemptUpdate(actor, organizationId, id, patch, condition).pipe(
-        Effect.retry({
-          times: ANY_ETAG_RETRIES,
-          while: (error) => error._tag === "PreconditionFailed" && condition._tag === "Any"
+      return yield* tx.withTransaction(Effect.gen(function*() {
+        const current = yield* repo.lockById(organizationId, id).pipe(orNotFound("insight", id))
+        if (!ETag.matches(condition, current.etag)) return yield* stale()
+        const edit = yield* applyUpdate(current, patch)
+        if (Option.isNone(edit)) return current
+        const { etag, ...set } = edit.value
+        const outcome = yield* repo.updateIfEtag({
+          organizationId,
+          id,
+          expectedEtag: current.etag,
+          set,
+          newEtag: etag,
+          updateTime: yield* DateTime.now
         })
-      )
+        return yield* ConditionalUpdateResult.$match(outcome, {
+          Updated: ({ insight }) =>
+            Effect.as(audited(actor, organizationId, id, "update", changedValues(current, insight)), insight),
+          // Not while the row is held; the compare-and-set still refuses to write over a change.
+          Stale: () => Effect.fail(stale()),
+          NotFound: () => Effect.fail(notFound(id))
+        })
+      }))
     })
 
   const recordView = (viewer: Principal, organizationId: OrganizationId, id: InsightId) =>

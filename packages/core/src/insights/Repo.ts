@@ -97,6 +97,12 @@ export class InsightsRepo extends Context.Tag("@costline/core/InsightsRepo")<
     ) => Io<UpsertResult>
     readonly findById: (organizationId: OrganizationId, id: InsightId) => Io<Option.Option<Insight>>
     /**
+     * `findById` inside the caller's transaction, holding the insight against other writers until
+     * that transaction ends (SQLite: `BEGIN IMMEDIATE` holds the database; Postgres: `FOR UPDATE`),
+     * so what the caller decides from it stays true until it commits.
+     */
+    readonly lockById: (organizationId: OrganizationId, id: InsightId) => Io<Option.Option<Insight>>
+    /**
      * At most `window.limit` insights matching every filter, ordered by (`sortBy`, `id`) in
      * `sortOrder` (ties on the sort value broken by id in the same direction), strictly after
      * `window.after`.

@@ -240,6 +240,22 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         expect(yield* (yield* Insights).get(organizationId, insight.id)).toEqual(winners[0])
         expect(yield* insightRecords(organizationId)).toHaveLength(2)
       }))
+    it.scoped("of 20 concurrent updates with If-Match `*` every one succeeds, each audited once", () =>
+      Effect.gen(function*() {
+        const services = yield* instances(another)
+        const { insight, organizationId } = yield* withInsight
+        const people = Array.from({ length: 20 }, (_, index) => `person${index}@example.com`)
+        const results = yield* concurrently(services, people.length, (index) =>
+          Effect.flatMap(Insights, (insights) => insights.update(ann, organizationId, insight.id, assign(people[index]!), "*")))
+        expect(results.filter(Either.isLeft).map((result) => result.left._tag)).toEqual([])
+        const assigned = results.flatMap((result) => (Either.isRight(result) ? [result.right.assignee] : []))
+        expect(new Set(assigned)).toEqual(new Set(people))
+        // The create, then one update record per request, each from the state the one before left.
+        const updates = (yield* insightRecords(organizationId)).filter((record) => record.operation === "update")
+        expect(updates.map((record) => record.new_values?.["assignee"]).sort()).toEqual([...people].sort())
+        expect(people).toContain((yield* (yield* Insights).get(organizationId, insight.id)).assignee)
+      }))
+
     it.scoped("the compare-and-set is one statement: of writes expecting one ETag, exactly one lands", () =>
       Effect.gen(function*() {
         const services = yield* instances(another)

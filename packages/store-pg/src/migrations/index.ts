@@ -8,8 +8,9 @@ import invitations from "./0202_invitations.js"
 import usage from "./0300_usage.js"
 import ticketLinks from "./0400_ticket_links.js"
 import dwAccounts from "./0500_dw_accounts.js"
-import apiKeyLastUsed from "./1300_api_key_last_used.js"
 import rateLimits from "./0600_rate_limits.js"
+import auditCommitOrder from "./0800_audit_commit_order.js"
+import apiKeyLastUsed from "./1300_api_key_last_used.js"
 
 export const migrations: Migrations = {
   "0001_initial": initial,
@@ -21,5 +22,6 @@ export const migrations: Migrations = {
   "0400_ticket_links": ticketLinks,
   "0500_dw_accounts": dwAccounts,
   "0600_rate_limits": rateLimits,
+  "0800_audit_commit_order": auditCommitOrder,
   "1300_api_key_last_used": apiKeyLastUsed
 }

@@ -50,7 +50,7 @@ export const make = Effect.gen(function*() {
       ),
     page: (query) =>
       Effect.gen(function*() {
-        const after = query.after === undefined ? [] : [yield* ordering.after(query.after, query.order)]
+        const after = query.after === undefined ? [] : [yield* ordering.after(query.after, query.order, query.organizationId)]
         const conditions = [
           sql`organization_id = ${query.organizationId}`,
           ordering.visible,

@@ -116,6 +116,11 @@ export const make = Effect.gen(function*() {
   const findById = (organizationId: OrganizationId, id: Insight["id"]) =>
     insights.first(sql`SELECT ${columns} FROM insights WHERE organization_id = ${organizationId} AND id = ${id}`)
 
+  const lockById = (organizationId: OrganizationId, id: Insight["id"]) =>
+    insights.first(
+      sql`SELECT ${columns} FROM insights WHERE organization_id = ${organizationId} AND id = ${id} ${lockRow}`
+    )
+
   const list: InsightsRepo["Type"]["list"] = ({ filters, organizationId, sortBy, sortOrder, window }) => {
     const sortColumn = sql(sortBy)
     const keyset = window.after === undefined
@@ -183,6 +188,7 @@ export const make = Effect.gen(function*() {
   return InsightsRepo.of({
     upsert,
     findById,
+    lockById,
     list,
     updateIfEtag,
     recordView,
