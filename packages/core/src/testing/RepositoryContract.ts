@@ -10,6 +10,7 @@ import { auditContract } from "./AuditContract.js"
 import { dwAccountsContract } from "./DwAccountsContract.js"
 import { identityContract } from "./IdentityContract.js"
 import type { AnotherInstance } from "./InsightFixtures.js"
+import { keyCheckContract } from "./KeyCheckContract.js"
 import { insightListingContract } from "./InsightListingContract.js"
 import { insightsContract } from "./InsightsContract.js"
 import { rateLimitContract } from "./RateLimitContract.js"
@@ -53,6 +54,7 @@ export const repositoryContract = (
     ticketLinksContract(it)
     usageContract(it)
     dwAccountsContract(it)
+    keyCheckContract(it)
     auditContract(it)
     insightsContract(it, options.anotherInstance)
     insightListingContract(it)

@@ -9,6 +9,7 @@ import usage from "./0300_usage.js"
 import ticketLinks from "./0400_ticket_links.js"
 import dwAccounts from "./0500_dw_accounts.js"
 import rateLimits from "./0600_rate_limits.js"
+import secretKeyCheck from "./0700_secret_key_check.js"
 
 export const migrations: Migrations = {
   "0001_initial": initial,
@@ -19,5 +20,6 @@ export const migrations: Migrations = {
   "0300_usage": usage,
   "0400_ticket_links": ticketLinks,
   "0500_dw_accounts": dwAccounts,
-  "0600_rate_limits": rateLimits
+  "0600_rate_limits": rateLimits,
+  "0700_secret_key_check": secretKeyCheck
 }
