@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { storeLayer } from "../Database.js"
 import { coreLayer, database, resolveDatabase } from "../Options.js"
-import { secretsLayer } from "../SecretKeys.js"
+import { checkedSecrets } from "../SecretKeys.js"
 import { seedOrganization } from "../Seed.js"
 import { edgeOptions, environmentPort } from "../ServeConfig.js"
 
@@ -47,11 +47,13 @@ const banner = (url: string, token: string) =>
 export const serve = Command.make("serve", { port, host, database, demo }, (args) =>
   Effect.gen(function*() {
     const db = yield* resolveDatabase(args.database)
+    // Before anything listens: a wrong master key stops here, with one line.
+    const secrets = yield* checkedSecrets(db)
     const token = args.demo ? yield* demoKey.pipe(Effect.provide(coreLayer(args.database))) : undefined
     const listenPort = Option.isSome(args.port) ? args.port.value : yield* environmentPort
     const url = `http://${args.host}:${listenPort}`
     const edge = yield* edgeOptions
-    const server = serveHttp({ ...edge, port: listenPort, host: args.host, store: storeLayer(db), secrets: secretsLayer }).pipe(
+    const server = serveHttp({ ...edge, port: listenPort, host: args.host, store: storeLayer(db), secrets }).pipe(
       // Built means bound: only now is the API reachable.
       Layer.tap(() => Console.log(token === undefined ? `costline listening on ${url}` : banner(url, token)))
     )
