@@ -8,6 +8,7 @@ import { keys } from "./commands/keys.js"
 import { migrate } from "./commands/migrate.js"
 import { orgCommand } from "./commands/org.js"
 import { orgs } from "./commands/orgs.js"
+import { secrets } from "./commands/secrets.js"
 import { seed } from "./commands/seed.js"
 import { serve } from "./commands/serve.js"
 import { usage } from "./commands/usage.js"
@@ -15,7 +16,7 @@ import { sessions } from "./commands/sessions.js"
 import { users } from "./commands/users.js"
 
 export const root = Command.make("costline").pipe(
-  Command.withSubcommands([serve, migrate, orgs, keys, sessions, users, invitations, orgCommand, dwAccounts, usage, insights, audit, seed])
+  Command.withSubcommands([serve, migrate, orgs, keys, sessions, users, invitations, orgCommand, dwAccounts, secrets, usage, insights, audit, seed])
 )
 
 export const run = Command.run(root, { name: "costline", version: "0.1.0" })

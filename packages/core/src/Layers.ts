@@ -34,6 +34,7 @@ import type { Transactor } from "./shared/Transactor.js"
 import type { TeamsRepo } from "./teams/Repo.js"
 import * as DwAccounts from "./dwaccounts/DwAccounts.js"
 import type { DwAccountsRepo } from "./dwaccounts/Repo.js"
+import type { SecretKeyCheckRepo } from "./secrets/KeyCheck.js"
 import type { LinkableItems, TicketLinksRepo } from "./ticketlinks/Repo.js"
 import * as TicketLinks from "./ticketlinks/TicketLinks.js"
 import * as Teams from "./teams/Teams.js"
@@ -64,6 +65,7 @@ export type Repositories =
   | TicketLinksRepo
   | LinkableItems
   | DwAccountsRepo
+  | SecretKeyCheckRepo
   | RateLimitRepo
   | StoreHealth
   | InsightsRepo

@@ -133,6 +133,71 @@ layer(makeTestServer(), { excludeTestServices: true })("warehouse accounts", (it
       expect(yield* connectionRecords(tenant)).toHaveLength(1)
     }))
 
+  it.effect("no 422 quotes a secret: array, object and number values, v2 and v1, nor a missing field's input", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const account = yield* newAccount(tenant)
+      const pem = testKey().pkcs8
+      const secrets = [pem.slice(0, 40), "PASSPHRASE-9731", "864209753", "TOKEN-5150"]
+      const expectNoSecret = (reply: { status: number; text: string }) => {
+        expect(reply.status).toBe(422)
+        for (const secret of secrets) expect(reply.text).not.toContain(secret)
+        expect(reply.text).not.toContain("PRIVATE KEY")
+        expectNoKeyMaterial(reply.text)
+      }
+      const patch = (json: unknown) => call("PATCH", `/v2/dw-accounts/${account.id}`, { ...asAdmin(tenant), json })
+      const put = (json: unknown) => call("PUT", `/api/dw-accounts/${account.id}/credentials`, { token: tenant.adminKey, json })
+
+      const asArray = yield* patch(keyPair([pem] as unknown as string))
+      expectNoSecret(asArray)
+      expect(asArray.body.details).toEqual([
+        { field: "body.credentials.private_key", issue: "invalid_type", message: "Expected string" }
+      ])
+      expect(asArray.body.detail).toBe("body.credentials.private_key: Expected string")
+      expectNoSecret(yield* patch(keyPair({ pem } as unknown as string, { private_key_passphrase: ["PASSPHRASE-9731"] })))
+      expectNoSecret(yield* patch(keyPair(864209753 as unknown as string, { private_key_passphrase: { p: "PASSPHRASE-9731" } })))
+      // A secret member of an object that is itself invalid as a whole.
+      expectNoSecret(yield* patch({ credentials: [{ private_key: pem, private_key_passphrase: "PASSPHRASE-9731" }] }))
+      expectNoSecret(yield* patch({ name: 1, api_token: "TOKEN-5150" }))
+
+      const v1Array = yield* put({ private_key: [pem], private_key_passphrase: 864209753 })
+      expectNoSecret(v1Array)
+      expect(v1Array.body.detail).toEqual([
+        { type: "string_type", loc: ["body", "private_key"], msg: "Expected string", input: "[redacted]" },
+        { type: "value_error", loc: ["body", "private_key_passphrase"], msg: "Expected string | null", input: "[redacted]" }
+      ])
+      const v1Missing = yield* put({ private_key_passphrase: "PASSPHRASE-9731" })
+      expectNoSecret(v1Missing)
+      expect(v1Missing.body.detail).toEqual([
+        { type: "missing", loc: ["body", "private_key"], msg: "is required", input: { private_key_passphrase: "[redacted]" } }
+      ])
+      expectNoSecret(yield* put({ private_key: { nested: [pem] }, client_secret: "TOKEN-5150" }))
+    }))
+
+  it.effect("an echoed value longer than 1,024 characters of JSON is left out of v1 input and v2 messages", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const account = yield* newAccount(tenant)
+      const long = "L".repeat(5_000)
+      const v1 = yield* call("PUT", `/api/dw-accounts/${account.id}/credentials`, {
+        token: tenant.adminKey,
+        json: { note: long }
+      })
+      expect(v1.status).toBe(422)
+      expect(v1.text).not.toContain(long.slice(0, 1_025))
+      expect(v1.body.detail[0].input).toMatch(/^\[not shown: \d+ characters, over 1024\]$/)
+      const short = yield* call("PUT", `/api/dw-accounts/${account.id}/credentials`, {
+        token: tenant.adminKey,
+        json: { note: "short" }
+      })
+      expect(short.body.detail).toEqual([expect.objectContaining({ type: "missing", input: { note: "short" } })])
+
+      const v2 = yield* call("PATCH", `/v2/dw-accounts/${account.id}`, { ...asAdmin(tenant), json: { name: [long] } })
+      expect(v2.status).toBe(422)
+      expect(v2.text).not.toContain(long.slice(0, 1_025))
+      expect(v2.body.details[0]).toMatchObject({ field: "body.name", issue: "invalid_type", message: "Expected string" })
+    }))
+
   it.effect("only writers of dw_accounts may patch; a refusal is audited without the key", () =>
     Effect.gen(function*() {
       const tenant = yield* seedTenant

@@ -16,6 +16,7 @@ import * as LinkableItemsRepo from "./repos/LinkableItemsRepo.js"
 import * as OrganizationsRepo from "./repos/OrganizationsRepo.js"
 import * as RoleAssignmentsRepo from "./repos/RoleAssignmentsRepo.js"
 import * as ScopeDirectoryRepo from "./repos/ScopeDirectoryRepo.js"
+import * as SecretKeyCheckRepo from "./repos/SecretKeyCheckRepo.js"
 import * as SessionsRepo from "./repos/SessionsRepo.js"
 import * as SsoGroupsRepo from "./repos/SsoGroupsRepo.js"
 import * as TeamMembersRepo from "./repos/TeamMembersRepo.js"
@@ -46,6 +47,7 @@ export const SqlRepositoriesLive = Layer.mergeAll(
   TicketLinksRepo.layer,
   LinkableItemsRepo.layer,
   DwAccountsRepo.layer,
+  SecretKeyCheckRepo.layer,
   InsightsRepo.layer
 )
 

@@ -10,6 +10,7 @@ import { SqliteClient } from "@effect/sql-sqlite-node"
 import { SqlClient } from "@effect/sql/SqlClient"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { Context, Duration, Effect, Layer } from "effect"
+import * as DatabaseFile from "./DatabaseFile.js"
 import { migrations } from "./migrations/index.js"
 import * as SqliteDialect from "./SqliteDialect.js"
 import * as SqliteTransactor from "./SqliteTransactor.js"
@@ -30,7 +31,8 @@ const client = (options: SqliteStoreOptions) =>
   Layer.scopedContext(
     Effect.gen(function*() {
       // better-sqlite3 throws from its constructor (missing directory, not a database, ...).
-      const sql = yield* SqliteClient.make({ filename: options.filename }).pipe(
+      const sql = yield* Effect.sync(() => DatabaseFile.createPrivately(options.filename)).pipe(
+        Effect.zipRight(SqliteClient.make({ filename: options.filename })),
         Effect.catchAllDefect((defect) =>
           Effect.fail(
             new StoreUnavailable({ message: `cannot open SQLite database ${options.filename}: ${String(defect)}` })

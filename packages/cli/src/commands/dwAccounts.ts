@@ -3,7 +3,7 @@ import { Actor, CoreWithSecretsLive, CreateDwAccount, DwAccounts, type Organizat
 import { Console, Effect, Layer, ParseResult, Schema } from "effect"
 import { storeLayer } from "../Database.js"
 import { CliFailure, database, org, resolveDatabase } from "../Options.js"
-import { secretsLayer } from "../SecretKeys.js"
+import { checkedSecrets } from "../SecretKeys.js"
 
 const name = Options.text("name").pipe(Options.withDescription("a name to recognise the warehouse account by"))
 
@@ -18,8 +18,11 @@ const decodeCreate = (input: { readonly name: string }) =>
 /** Core's services with DwAccounts, over the store the `--database` flag names. */
 const accountsLayer = (flag: Parameters<typeof resolveDatabase>[0]) =>
   Layer.unwrapEffect(
-    Effect.map(resolveDatabase(flag), (db) =>
-      CoreWithSecretsLive.pipe(Layer.provideMerge(storeLayer(db)), Layer.provide(secretsLayer)))
+    Effect.gen(function*() {
+      const db = yield* resolveDatabase(flag)
+      const secrets = yield* checkedSecrets(db)
+      return CoreWithSecretsLive.pipe(Layer.provideMerge(storeLayer(db)), Layer.provide(secrets))
+    })
   )
 
 const create = Command.make("create", { org, name, database }, (args) =>

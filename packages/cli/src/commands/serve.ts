@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { describeDatabase, storeLayer } from "../Database.js"
 import { coreLayer, database, resolveDatabase } from "../Options.js"
-import { secretsLayer } from "../SecretKeys.js"
+import { checkedSecrets } from "../SecretKeys.js"
 import { seedOrganization } from "../Seed.js"
 import { metricsServer } from "../MetricsServer.js"
 import { edgeOptions, environmentPort, observabilityOptions } from "../ServeConfig.js"
@@ -66,6 +66,8 @@ const banner = (url: string, token: string) =>
 export const serve = Command.make("serve", { port, host, database, demo }, (args) =>
   Effect.gen(function*() {
     const db = yield* resolveDatabase(args.database)
+    // Before anything listens: a wrong master key stops here, with one line.
+    const secrets = yield* checkedSecrets(db)
     const token = args.demo ? yield* demoKey(describeDatabase(db)).pipe(Effect.provide(coreLayer(args.database, { create: true }))) : undefined
     const listenPort = Option.isSome(args.port) ? args.port.value : yield* environmentPort
     const url = `http://${args.host}:${listenPort}`
@@ -77,7 +79,7 @@ export const serve = Command.make("serve", { port, host, database, demo }, (args
       port: listenPort,
       host: args.host,
       store: storeLayer(db),
-      secrets: secretsLayer,
+      secrets,
       metrics,
       exposeMetrics: observability.metrics._tag === "api",
       logLevel: observability.logLevel

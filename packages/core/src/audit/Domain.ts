@@ -1,6 +1,7 @@
 /** The audit record and the names the spec allows in it. */
 import { Schema } from "effect"
 import { ChangedByType } from "../shared/Actor.js"
+import * as SecretFields from "../secrets/SecretFields.js"
 import { AuditRecordId, OrganizationId } from "../shared/Ids.js"
 
 export const ResourceName = Schema.Literal(
@@ -94,19 +95,6 @@ export interface AuditFilters {
   readonly changed_by_isnull?: boolean | undefined
 }
 
-/** Secrets never reach the audit log: these keys are replaced wherever they appear. */
-const REDACTED_KEYS = /^(private_key|private_key_passphrase|password|secret|token|token_hash|.*_hash)$/i
-
-export const redact = (values: Record<string, unknown> | null | undefined): Record<string, unknown> | null => {
-  if (values == null) return null
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk)
-    if (value !== null && typeof value === "object") {
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, REDACTED_KEYS.test(k) ? "[redacted]" : walk(v)])
-      )
-    }
-    return value
-  }
-  return walk(values) as Record<string, unknown>
-}
+/** Secrets never reach the audit log: secret fields (SecretFields) are replaced wherever they appear. */
+export const redact = (values: Record<string, unknown> | null | undefined): Record<string, unknown> | null =>
+  values == null ? null : SecretFields.redactSecretFields(values, { everyObject: true }) as Record<string, unknown>

@@ -16,6 +16,13 @@ export interface DwAccountUpdate {
   readonly credentials?: SealedSecret
 }
 
+/** A stored sealed key and the account it belongs to (its AAD). */
+export interface SealedCredentials {
+  readonly organization_id: OrganizationId
+  readonly id: DwAccountId
+  readonly sealed: SealedSecret
+}
+
 export class DwAccountsRepo extends Context.Tag("@costline/core/DwAccountsRepo")<
   DwAccountsRepo,
   {
@@ -34,5 +41,18 @@ export class DwAccountsRepo extends Context.Tag("@costline/core/DwAccountsRepo")
       organizationId: OrganizationId,
       id: DwAccountId
     ) => Effect.Effect<Option.Option<SealedSecret>, StoreUnavailable>
+    /**
+     * Accounts with credentials, across every organization, in (organization_id, id) order,
+     * after `after`: for re-sealing under a new master key.
+     */
+    readonly listSealed: (
+      after: Option.Option<{ readonly organizationId: OrganizationId; readonly id: DwAccountId }>,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<SealedCredentials>, StoreUnavailable>
+    /**
+     * Replaces the sealed key with `next` if it is still `current.sealed` (compare-and-set: a
+     * key set meanwhile wins). Account etag and times are untouched: the key itself is the same.
+     */
+    readonly replaceSealed: (current: SealedCredentials, next: SealedSecret) => Effect.Effect<boolean, StoreUnavailable>
   }
 >() {}

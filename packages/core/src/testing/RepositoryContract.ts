@@ -11,6 +11,7 @@ import { dwAccountsContract } from "./DwAccountsContract.js"
 import { grantRuleContract } from "./GrantRuleContract.js"
 import { identityContract } from "./IdentityContract.js"
 import type { AnotherInstance } from "./InsightFixtures.js"
+import { keyCheckContract } from "./KeyCheckContract.js"
 import { insightListingContract } from "./InsightListingContract.js"
 import { insightsContract } from "./InsightsContract.js"
 import { rateLimitContract } from "./RateLimitContract.js"
@@ -55,6 +56,7 @@ export const repositoryContract = (
     ticketLinksContract(it)
     usageContract(it)
     dwAccountsContract(it)
+    keyCheckContract(it)
     auditContract(it)
     insightsContract(it, options.anotherInstance)
     insightListingContract(it)

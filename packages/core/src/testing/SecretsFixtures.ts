@@ -14,7 +14,7 @@ import type { ContractServices } from "./Fixtures.js"
 
 export type SecretsContractServices = ContractServices | DwAccounts | Secrets
 
-const contractKey = { id: "contract", key: Redacted.make(randomBytes(MASTER_KEY_BYTES)) }
+export const contractKey = { id: "contract", key: Redacted.make(randomBytes(MASTER_KEY_BYTES)) }
 
 /** A random master key for the run: the contract seals and opens within one process, quietly. */
 export const contractSecrets = Secrets.layerFromKeys({ current: contractKey, byId: new Map([[contractKey.id, contractKey]]) })

@@ -2,9 +2,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import { redact } from "../../src/audit/Domain.js"
 
-/** The secret names of the audit rules, written out independently of the module's pattern. */
-const SECRET_NAMES = new Set(["private_key", "private_key_passphrase", "password", "secret", "token", "token_hash"])
-const isSecret = (key: string) => SECRET_NAMES.has(key.toLowerCase()) || key.toLowerCase().endsWith("_hash")
+/** The secret names of the audit rules (core's SecretFields), written out independently of its pattern. */
+const SECRET_PARTS = ["private_key", "privatekey", "token", "secret", "password", "passphrase", "authorization", "api_key", "apikey"]
+const isSecret = (key: string) => {
+  const lower = key.toLowerCase()
+  if (lower.endsWith("page_token") || lower.endsWith("pagetoken")) return false
+  return SECRET_PARTS.some((part) => lower.includes(part)) || lower.endsWith("_hash")
+}
 
 const key = fc.oneof(
   fc.constantFrom(
@@ -19,6 +23,8 @@ const key = fc.oneof(
     "secret",
     "token_count",
     "secretary",
+    "next_page_token",
+    "client_secret",
     "hash",
     "hashes"
   ),
@@ -73,7 +79,8 @@ describe("redact", () => {
       password: "[redacted]",
       credentials: { private_key: "[redacted]", Private_Key_Passphrase: "[redacted]", username: "svc" },
       keys: [{ token_hash: "[redacted]", prefix: "clk_1234" }, { refresh_hash: "[redacted]" }],
-      token_count: 3
+      // Any name containing token, secret, password or passphrase (issue 13), counts included.
+      token_count: "[redacted]"
     })
   })
 

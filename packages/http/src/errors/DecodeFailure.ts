@@ -10,6 +10,7 @@ import type { RequestError } from "@effect/platform/HttpServerError"
 import { Effect, Either, Option, ParseResult, type Schema } from "effect"
 import type { Match } from "../routing/RouteTable.js"
 import { normalizeQuery } from "../routing/UrlParams.js"
+import * as Echo from "./Echo.js"
 import { fieldIssues } from "./ParseIssues.js"
 import type { Location, RequestIssue } from "./Problem.js"
 import { MalformedBody } from "./RequestErrors.js"
@@ -27,14 +28,17 @@ const decodeAll = (schema: Schema.Schema.Any, input: unknown) =>
 
 /**
  * Values received in headers are never echoed (they carry credentials); nor is the container of
- * a missing query or path field, which is not something the client wrote.
+ * a missing query or path field, which is not something the client wrote. What is echoed passes
+ * through `Echo.safeIssue`: no secret, nothing oversized.
  */
 const locateIssues = (location: Location, issue: ParseResult.ParseIssue): ReadonlyArray<RequestIssue> =>
-  fieldIssues(issue).map((decoded) => ({
-    ...decoded,
-    location,
-    input: location === "header" || (decoded.issue === "missing" && location !== "body") ? null : decoded.input
-  }))
+  fieldIssues(issue).map((decoded) =>
+    Echo.safeIssue({
+      ...decoded,
+      location,
+      input: location === "header" || (decoded.issue === "missing" && location !== "body") ? null : decoded.input
+    })
+  )
 
 const check = (
   location: Location,

@@ -4,8 +4,13 @@
  * the access log on that was one system call per request (about 7% of a cheap request's CPU
  * under load). Here lines collect during a turn of the event loop and leave in one write; what
  * is still pending when the logger's scope closes or the process exits is written then.
+ *
+ * No line carries a secret: values of secret fields (core's SecretFields rule) in a structured
+ * message or in annotations are replaced, and PEM private-key blocks are cut out of the whole
+ * line, causes included.
  */
-import { Effect, Layer, Logger } from "effect"
+import { SecretFields } from "@costline/core"
+import { Effect, HashMap, Layer, Logger } from "effect"
 
 export interface LineBatcher {
   readonly push: (line: string) => void
@@ -39,6 +44,15 @@ export const makeBatcher = (
   }
 }
 
+/** One log entry as a JSON line, its secrets redacted. */
+export const formatLine = (options: Logger.Logger.Options<unknown>): string =>
+  SecretFields.scrubPrivateKeys(Logger.jsonLogger.log({
+    ...options,
+    message: SecretFields.redactSecretFields(options.message),
+    annotations: HashMap.map(options.annotations, (value, key) =>
+      SecretFields.isSecretField(key) ? SecretFields.REDACTED : SecretFields.redactSecretFields(value))
+  }))
+
 /** JSON lines to stdout in batches; replaces the default logger for as long as the layer lives. */
 export const layer: Layer.Layer<never> = Logger.replaceScoped(
   Logger.defaultLogger,
@@ -54,5 +68,5 @@ export const layer: Layer.Layer<never> = Logger.replaceScoped(
         process.off("exit", batcher.flush)
         batcher.flush()
       })
-  ).pipe(Effect.map((batcher) => Logger.make((options) => batcher.push(Logger.jsonLogger.log(options)))))
+  ).pipe(Effect.map((batcher) => Logger.make((options) => batcher.push(formatLine(options)))))
 )

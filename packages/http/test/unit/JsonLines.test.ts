@@ -1,5 +1,8 @@
-import { describe, expect, it } from "vitest"
-import { makeBatcher } from "../../src/logging/JsonLines.js"
+import { Effect } from "effect"
+import { describe, expect, it, vi } from "vitest"
+import * as JsonLines from "../../src/logging/JsonLines.js"
+
+const { makeBatcher } = JsonLines
 
 /** A batcher whose "next turn of the event loop" is run by hand. */
 const manual = () => {
@@ -34,5 +37,32 @@ describe("JSON lines logger batching", () => {
     batcher.push("last words")
     batcher.flush()
     expect(writes).toEqual(["last words\n"])
+  })
+})
+
+describe("JSON lines logger redaction", () => {
+  it("no line carries a secret: secret fields of messages and annotations, PEM keys in causes", async () => {
+    const written: Array<string> = []
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      written.push(String(chunk))
+      return true
+    })
+    const pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----"
+    try {
+      await Effect.gen(function*() {
+        yield* Effect.logInfo({ account: "a1", credentials: { private_key: pem, private_key_passphrase: "PASS-4242" } })
+        yield* Effect.logWarning("refused").pipe(Effect.annotateLogs({ api_token: "TOKEN-8181", tenant: "acme" }))
+        yield* Effect.logError("request failed unexpectedly", new Error(`could not parse ${pem}`))
+      }).pipe(Effect.provide(JsonLines.layer), Effect.runPromise)
+    } finally {
+      spy.mockRestore()
+    }
+    const lines = written.join("").trim().split("\n").map((line) => JSON.parse(line))
+    expect(lines).toHaveLength(3)
+    const text = written.join("")
+    for (const secret of ["PRIVATE KEY", "MIIEvQ", "PASS-4242", "TOKEN-8181"]) expect(text).not.toContain(secret)
+    expect(lines[0].message).toEqual({ account: "a1", credentials: { private_key: "[redacted]", private_key_passphrase: "[redacted]" } })
+    expect(lines[1].annotations).toEqual({ api_token: "[redacted]", tenant: "acme" })
+    expect(JSON.stringify(lines[2])).toContain("could not parse [redacted]")
   })
 })

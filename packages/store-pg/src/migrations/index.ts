@@ -9,6 +9,7 @@ import usage from "./0300_usage.js"
 import ticketLinks from "./0400_ticket_links.js"
 import dwAccounts from "./0500_dw_accounts.js"
 import rateLimits from "./0600_rate_limits.js"
+import secretKeyCheck from "./0700_secret_key_check.js"
 import auditCommitOrder from "./0800_audit_commit_order.js"
 import apiKeyLastUsed from "./1300_api_key_last_used.js"
 
@@ -22,6 +23,7 @@ export const migrations: Migrations = {
   "0400_ticket_links": ticketLinks,
   "0500_dw_accounts": dwAccounts,
   "0600_rate_limits": rateLimits,
+  "0700_secret_key_check": secretKeyCheck,
   "0800_audit_commit_order": auditCommitOrder,
   "1300_api_key_last_used": apiKeyLastUsed
 }

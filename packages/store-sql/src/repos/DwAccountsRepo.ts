@@ -2,7 +2,7 @@
  * Warehouse accounts. The sealed private key lives in its own column, `sealed_private_key`, which
  * only `findCredentials` reads; updates are compare-and-set on the stored etag.
  */
-import { DwAccount, DwAccountsRepo, SealedSecret } from "@costline/core"
+import { DwAccount, DwAccountsRepo, type SealedCredentials, SealedSecret } from "@costline/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { DbDateTime, dbJson, isoText, isoTextOrNull, jsonText } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
@@ -15,6 +15,12 @@ const DwAccountRow = Schema.Struct({
 })
 
 const SealedRow = Schema.Struct({ sealed_private_key: Schema.NullOr(dbJson(SealedSecret)) })
+
+const SealedCredentialsRow = Schema.Struct({
+  organization_id: DwAccount.fields.organization_id,
+  id: DwAccount.fields.id,
+  sealed_private_key: dbJson(SealedSecret)
+})
 
 /** The columns every write sets from the account; the key column only when a key is given. */
 const accountColumns = (account: DwAccount) => ({
@@ -33,6 +39,10 @@ export const make = Effect.gen(function*() {
   const { errors, reader, sql, write } = yield* RepoContext
   const accounts = reader(DwAccountRow, (row) => new DwAccount(row))
   const sealedKeys = reader(SealedRow, (row) => Option.fromNullable(row.sealed_private_key))
+  const sealedCredentials = reader(
+    SealedCredentialsRow,
+    (row): SealedCredentials => ({ organization_id: row.organization_id, id: row.id, sealed: row.sealed_private_key })
+  )
   const columns = sql.literal(
     "id, organization_id, name, authentication_method, username, public_key_fingerprint, " +
       "credentials_updated_at, created_at, updated_at, etag"
@@ -63,7 +73,27 @@ export const make = Effect.gen(function*() {
     findCredentials: (organizationId, id) =>
       sealedKeys.first(
         sql`SELECT sealed_private_key FROM dw_accounts WHERE organization_id = ${organizationId} AND id = ${id}`
-      ).pipe(Effect.map(Option.flatten))
+      ).pipe(Effect.map(Option.flatten)),
+    listSealed: (after, limit) =>
+      sealedCredentials.all(
+        sql`SELECT organization_id, id, sealed_private_key FROM dw_accounts
+            WHERE sealed_private_key IS NOT NULL${
+          Option.match(after, {
+            onNone: () => sql``,
+            onSome: (cursor) => sql` AND (organization_id, id) > (${cursor.organizationId}, ${cursor.id})`
+          })
+        }
+            ORDER BY organization_id, id
+            LIMIT ${limit}`
+      ),
+    // The stored JSON must still be the one read: a key set meanwhile (fresh data key) is kept.
+    replaceSealed: (current, next) =>
+      write(
+        sql`UPDATE dw_accounts SET ${sql.update(sealedColumn(next))}
+            WHERE organization_id = ${current.organization_id} AND id = ${current.id}
+              AND sealed_private_key = ${sealedColumn(current.sealed).sealed_private_key}
+            RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), errors.orUnavailable)
+      )
   })
 })
 

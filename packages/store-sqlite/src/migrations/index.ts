@@ -8,6 +8,7 @@ import invitations from "./0202_invitations.js"
 import usage from "./0300_usage.js"
 import ticketLinks from "./0400_ticket_links.js"
 import dwAccounts from "./0500_dw_accounts.js"
+import secretKeyCheck from "./0700_secret_key_check.js"
 import apiKeyLastUsed from "./1300_api_key_last_used.js"
 
 export const migrations: Migrations = {
@@ -19,5 +20,6 @@ export const migrations: Migrations = {
   "0300_usage": usage,
   "0400_ticket_links": ticketLinks,
   "0500_dw_accounts": dwAccounts,
+  "0700_secret_key_check": secretKeyCheck,
   "1300_api_key_last_used": apiKeyLastUsed
 }
