@@ -8,6 +8,7 @@ import invitations from "./0202_invitations.js"
 import usage from "./0300_usage.js"
 import ticketLinks from "./0400_ticket_links.js"
 import dwAccounts from "./0500_dw_accounts.js"
+import usageSourceKey from "./1000_usage_source_key.js"
 import rateLimits from "./0600_rate_limits.js"
 
 export const migrations: Migrations = {
@@ -19,5 +20,6 @@ export const migrations: Migrations = {
   "0300_usage": usage,
   "0400_ticket_links": ticketLinks,
   "0500_dw_accounts": dwAccounts,
-  "0600_rate_limits": rateLimits
+  "0600_rate_limits": rateLimits,
+  "1000_usage_source_key": usageSourceKey
 }
