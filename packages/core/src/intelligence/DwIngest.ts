@@ -185,7 +185,7 @@ export const make = Effect.gen(function*() {
           })
         ),
         Effect.zipRight(Effect.suspend(() => report(true))),
-        Effect.as(rows)
+        Effect.map(() => rows)
       )
     })
 

@@ -374,11 +374,14 @@ export const generateExports = (options: GeneratorOptions): GeneratedExports => 
       resource_id: PLANTED_HASHES.pruning,
       potential_savings: sums.pruning * (pruneRatio - 0.1) / pruneRatio * month
     },
-    {
-      insight_type: "repeated_query",
-      resource_id: PLANTED_HASHES.repeated,
-      potential_savings: sums.repeated * (1 - options.days / sums.repeatedRuns) * month
-    }
+    // Planted only when it reaches the default threshold of 100 executions (10 days or more).
+    ...(sums.repeatedRuns >= 100
+      ? [{
+        insight_type: "repeated_query",
+        resource_id: PLANTED_HASHES.repeated,
+        potential_savings: sums.repeated * (1 - options.days / sums.repeatedRuns) * month
+      }]
+      : [])
   ]
   return {
     metering,
