@@ -11,6 +11,7 @@ import { AnalysisHttpLive } from "./api/analysis/Http.js"
 import { AuditHttpLive } from "./api/audit/Http.js"
 import { DwAccountsHttpLive, DwAccountsV1HttpLive } from "./api/dwaccounts/Http.js"
 import { InsightsHttpLive } from "./api/insights/Http.js"
+import { IntelligenceHttpLive } from "./api/intelligence/Http.js"
 import { SsoGroupsHttpLive, SsoGroupsV1HttpLive } from "./api/ssogroups/Http.js"
 import { TeamsHttpLive, TeamsV1HttpLive } from "./api/teams/Http.js"
 import { TicketLinksHttpLive } from "./api/ticketlinks/Http.js"
@@ -38,7 +39,8 @@ export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
     UsageGroupsHttpLive,
     UsageGroupsV1HttpLive,
     DwAccountsHttpLive,
-    DwAccountsV1HttpLive
+    DwAccountsV1HttpLive,
+    IntelligenceHttpLive
   ]),
   Layer.provide([TenantFromHeaderLive, TenantFromPathLive, TenantFromCredentialLive])
 )

@@ -9,7 +9,6 @@ import {
   generateExports,
   type GeneratorOptions,
   METERING_HEADER,
-  QUERY_HEADER,
   toCsv,
   toJsonLines
 } from "../../src/testing/DwExportGenerator.js"

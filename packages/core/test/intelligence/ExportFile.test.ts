@@ -123,7 +123,7 @@ describe("QUERY_HISTORY", () => {
   it.effect("JSON Lines: keys in any case, numbers as text, a missing column named per row", () =>
     Effect.gen(function*() {
       const full = Object.fromEntries(header.map((name) => [name.toLowerCase(), null]))
-      const good = { ...full, query_id: "q1", start_time: "2024-03-01T08:00:00Z", end_time: "2024-03-01T08:00:01Z", bytes_scanned: "1e3" }
+      const good: Record<string, unknown> = { ...full, query_id: "q1", start_time: "2024-03-01T08:00:00Z", end_time: "2024-03-01T08:00:01Z", bytes_scanned: "1e3" }
       const { warehouse_size: _, ...missing } = good
       const rows = yield* read(
         "queries",

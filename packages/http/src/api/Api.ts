@@ -9,6 +9,7 @@ import { AuditApi } from "./audit/Api.js"
 import { DwAccountsApi, DwAccountsV1Api } from "./dwaccounts/Api.js"
 import { Declared } from "./Errors.js"
 import { InsightsApi } from "./insights/Api.js"
+import { IntelligenceApi } from "./intelligence/Api.js"
 import { SsoGroupsApi, SsoGroupsV1Api } from "./ssogroups/Api.js"
 import { TeamsApi, TeamsV1Api } from "./teams/Api.js"
 import { TicketLinksApi } from "./ticketlinks/Api.js"
@@ -31,6 +32,7 @@ export class CostlineApi extends HttpApi.make("costline")
   .add(DwAccountsV1Api)
   .add(UsageGroupsApi)
   .add(UsageGroupsV1Api)
+  .add(IntelligenceApi)
   // Every operation can meet these (spec: "every v2 operation declares ...").
   .addError(Declared.BadRequest)
   .addError(Declared.NotFound)
