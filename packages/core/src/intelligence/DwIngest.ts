@@ -265,7 +265,9 @@ export const make = Effect.gen(function*() {
           Effect.filterOrFail((rows) => rows === queryRows, () => changedMeanwhile)
         )
         yield* flush
+        let firstHour = Infinity
         for (const hour of ledger.hours()) {
+          firstHour = Math.min(firstHour, hour.start)
           totals.compute += hour.compute
           totals.idle += hour.idle
           detectors.observeHour(hour)
@@ -302,7 +304,8 @@ export const make = Effect.gen(function*() {
           idle_credits: round(totals.idle),
           idle_share: totals.compute > 0 ? round(totals.idle / totals.compute) : 0,
           usage_records: totals.records,
-          window_start: new Date(window.from).toISOString(),
+          // The window's start, or the input's when the input is shorter.
+          window_start: new Date(Math.max(window.from, firstHour)).toISOString(),
           window_end: new Date(window.to).toISOString(),
           insights_created: result.created,
           insights_updated: result.updated,
