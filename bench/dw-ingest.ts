@@ -14,7 +14,7 @@ import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { csvLines, generateExports, METERING_HEADER, QUERY_HEADER } from "../packages/core/src/testing/DwExportGenerator.js"
+import { csvLines, generateExports, METERING_HEADER, QUERY_HEADER } from "../packages/core/src/intelligence/ExportGenerator.js"
 import { postgresTarget, sqliteTarget, type StoreTarget } from "./lib/Stores.js"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")

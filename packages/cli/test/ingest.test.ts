@@ -65,3 +65,14 @@ describe("costline ingest dw", () => {
       .toContain("--window must be a number of days such as 30d, not 'soon'")
   })
 })
+
+describe("costline ingest demo", () => {
+  it("loads a generated month into the demo organization: usage and the planted insights", async () => {
+    const dir = scratchDir()
+    expect((await costline(dir, "seed", "--database", DATABASE)).code).toBe(0)
+    const demo = await run(dir, "ingest", "demo", "--days", "10")
+    expect(demo.code).toBe(0)
+    const planted = generateExports({ days: 10, controls: 3 }).planted.length
+    expect(demo.stdout).toContain(`${planted} created, 0 updated, 0 unchanged`)
+  })
+})

@@ -5,7 +5,15 @@
  */
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Actor, DwIngest, type IngestSummary, type OrganizationId, UsageFile, ValidationFailed } from "@costline/core"
+import {
+  Actor,
+  DwExportGenerator,
+  DwIngest,
+  type IngestSummary,
+  type OrganizationId,
+  UsageFile,
+  ValidationFailed
+} from "@costline/core"
 import { Console, Effect, Either, Option, Stream } from "effect"
 import { CliFailure, coreLayer, database, org } from "../Options.js"
 import { makeProgress } from "../Progress.js"
@@ -98,4 +106,24 @@ const dw = Command.make("dw", { org, metering, queries, attribution, window, dat
   Command.withDescription("ingest the warehouse's account-usage exports: per-query cost, idle cost, insights (all or nothing)")
 )
 
-export const ingest = Command.make("ingest").pipe(Command.withSubcommands([dw]))
+const demoOrg = Options.text("org").pipe(Options.withDescription("organization id"), Options.withDefault("demo"))
+const days = Options.integer("days").pipe(Options.withDescription("days of history to generate"), Options.withDefault(30))
+
+/** A generated month with planted problems, for the demo: real-looking usage and insights. */
+const demo = Command.make("demo", { org: demoOrg, days, database }, (args) =>
+  Effect.gen(function*() {
+    if (args.days < 1 || args.days > 90) return yield* Effect.fail(new CliFailure("--days must be from 1 to 90"))
+    const generated = DwExportGenerator.generateExports({ days: args.days, controls: 3, start: new Date(Date.UTC(2024, 2, 1)) })
+    // A fresh generator per pass: the ingestion reads the queries twice.
+    const text = (lines: () => Iterable<string>) => () => Stream.fromIterable(lines())
+    const ingest = yield* DwIngest
+    const summary = yield* ingest.run(Actor.system(), args.org as OrganizationId, {
+      metering: { format: "csv", open: text(() => DwExportGenerator.csvLines(DwExportGenerator.METERING_HEADER, generated.metering())) },
+      queries: { format: "jsonl", open: text(() => DwExportGenerator.jsonLines(generated.queries())) }
+    })
+    for (const line of summaryLines(args.org, summary)) yield* Console.log(line)
+  }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
+  Command.withDescription("ingest a generated month of warehouse exports with planted problems (demo data)")
+)
+
+export const ingest = Command.make("ingest").pipe(Command.withSubcommands([dw, demo]))

@@ -13,7 +13,7 @@ import { Organizations } from "../identity/Organizations.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import { Attribution } from "../usage/AttributionService.js"
 import { Month } from "../usage/Month.js"
-import { generateExports, METERING_HEADER, toCsv, toJsonLines } from "./DwExportGenerator.js"
+import { generateExports, METERING_HEADER, toCsv, toJsonLines } from "../intelligence/ExportGenerator.js"
 import { drainExport, freshOrganization, userActor } from "./Fixtures.js"
 import { createGroup, createSet, equals, scanAll } from "./UsageContract.js"
 

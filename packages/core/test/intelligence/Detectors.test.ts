@@ -11,7 +11,7 @@ import {
   METERING_HEADER,
   toCsv,
   toJsonLines
-} from "../../src/testing/DwExportGenerator.js"
+} from "../../src/intelligence/ExportGenerator.js"
 
 const collect = <A>(stream: Stream.Stream<{ readonly row: Either.Either<A, string> }, unknown>) =>
   Stream.runCollect(stream).pipe(Effect.map((rows) => Chunk.toArray(rows).map((row) => Either.getOrThrow(row.row))))
