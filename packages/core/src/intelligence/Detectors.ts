@@ -156,42 +156,42 @@ export const makeDetectors = (window: Window, thresholds: Thresholds): Detectors
         stats.smallCredits += credits
       }
     }
+    const local = query.bytesSpilledLocal ?? 0
+    const remote = query.bytesSpilledRemote ?? 0
+    const remoteSpill = remote > 0 && remote >= thresholds.query_remote_spill_min_bytes
+    const localSpill = local > 0 && local >= thresholds.query_local_spill_min_bytes
+    const total = query.partitionsTotal ?? 0
+    const scanned = query.partitionsScanned ?? 0
+    const ratio = total > 0 ? scanned / total : 0
+    const poorlyPruned = total > 0 && total >= thresholds.pruning_min_partitions && ratio >= thresholds.pruning_min_scanned_share
+    // A query without a parameterized hash can only matter on its own: no group unless it is a finding,
+    // so a million one-off queries cost no memory here.
+    if (query.parameterizedHash === null && !remoteSpill && !localSpill && !poorlyPruned) return
     const g = group(query)
     g.executions++
     g.credits += credits
     // Days are kept from the second execution on: most hashes run once, and need no set.
-    const day = Math.floor(query.start / DAY_MS)
     if (g.executions === 2) g.days = new Set([g.firstDay])
-    g.days?.add(day)
-    const local = query.bytesSpilledLocal ?? 0
-    const remote = query.bytesSpilledRemote ?? 0
-    let notable = g.executions === 2
-    if (remote > 0 && remote >= thresholds.query_remote_spill_min_bytes) {
+    g.days?.add(Math.floor(query.start / DAY_MS))
+    if (remoteSpill) {
       g.remoteSpills++
       g.remoteSpillBytes += remote
       g.remoteSpillCredits += credits
-      notable = true
     }
-    if (local > 0 && local >= thresholds.query_local_spill_min_bytes) {
+    if (localSpill) {
       g.localSpills++
       g.localSpillBytes += local
       g.localSpillCredits += credits
-      notable = true
     }
-    const total = query.partitionsTotal ?? 0
-    const scanned = query.partitionsScanned ?? 0
-    if (total > 0 && total >= thresholds.pruning_min_partitions) {
-      const ratio = scanned / total
-      if (ratio >= thresholds.pruning_min_scanned_share) {
-        g.poorlyPruned++
-        g.poorlyPrunedCredits += credits
-        g.pruningSavings += ratio > 0 ? credits * Math.max(0, ratio - thresholds.pruning_target_share) / ratio : 0
-        g.partitionsScanned += scanned
-        g.partitionsTotal += total
-        notable = true
-      }
+    if (poorlyPruned) {
+      g.poorlyPruned++
+      g.poorlyPrunedCredits += credits
+      g.pruningSavings += ratio > 0 ? credits * Math.max(0, ratio - thresholds.pruning_target_share) / ratio : 0
+      g.partitionsScanned += scanned
+      g.partitionsTotal += total
     }
     // Text is kept only for groups that may become insights: memory stays bounded by the findings.
+    const notable = g.executions === 2 || remoteSpill || localSpill || poorlyPruned
     if (notable && g.text === null && query.queryText !== null) g.text = query.queryText.slice(0, TEXT_SAMPLE)
   }
 
