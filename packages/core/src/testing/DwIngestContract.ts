@@ -95,6 +95,20 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
         expect(insightsAfter.map((i) => [i.id, i.etag]).sort()).toEqual(insightsBefore.map((i) => [i.id, i.etag]).sort())
       }), TIMEOUT)
 
+    it.effect("QUERY_ATTRIBUTION_HISTORY wins: each query is priced at its attributed credits, the rest of each hour is idle", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        const ids = queriesJsonl.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((row) => row["WAREHOUSE_NAME"] !== null).map((row) => row["QUERY_ID"] as string)
+        const attribution = `QUERY_ID,WAREHOUSE_NAME,START_TIME,END_TIME,CREDITS_ATTRIBUTED_COMPUTE\n${
+          ids.map((id) => `${id},,,,0.001\n`).join("")
+        }`
+        const summary = yield* ingest(organization.id, { ...sources(), attribution: { format: "csv", open: chunked(attribution) } })
+        expect(summary.queries).toBe(ids.length)
+        expect(relative(summary.query_credits, 0.001 * ids.length)).toBeLessThan(1e-9)
+        expect(relative(summary.query_credits + summary.idle_credits, generated.computeCredits)).toBeLessThan(1e-9)
+      }), TIMEOUT)
+
     it.effect("a file with bad rows stores nothing and names every bad line", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
