@@ -2,6 +2,7 @@
 import { Command } from "@effect/cli"
 import { audit } from "./commands/audit.js"
 import { dwAccounts } from "./commands/dwAccounts.js"
+import { ingest } from "./commands/ingest.js"
 import { insights } from "./commands/insights.js"
 import { invitations } from "./commands/invitations.js"
 import { keys } from "./commands/keys.js"
@@ -16,7 +17,7 @@ import { sessions } from "./commands/sessions.js"
 import { users } from "./commands/users.js"
 
 export const root = Command.make("costline").pipe(
-  Command.withSubcommands([serve, migrate, orgs, keys, sessions, users, invitations, orgCommand, dwAccounts, secrets, usage, insights, audit, seed])
+  Command.withSubcommands([serve, migrate, orgs, keys, sessions, users, invitations, orgCommand, dwAccounts, secrets, usage, insights, ingest, audit, seed])
 )
 
 export const run = Command.run(root, { name: "costline", version: "0.1.0" })

@@ -46,6 +46,8 @@ import * as UsageAttribution from "./usage/AttributionService.js"
 import type { UsageGroupsRepo, UsageRecordsRepo } from "./usage/Repo.js"
 import * as UsageGroups from "./usage/UsageGroups.js"
 import * as UsageImport from "./usage/UsageImport.js"
+import * as DwIngest from "./intelligence/DwIngest.js"
+import type { KeyedUsageRepo } from "./intelligence/Repo.js"
 
 /** Everything a store must provide. */
 export type Repositories =
@@ -71,6 +73,7 @@ export type Repositories =
   | InsightsRepo
   | UsageGroupsRepo
   | UsageRecordsRepo
+  | KeyedUsageRepo
 
 const AuditLive = AuditLog.layer
 const OrganizationsLive = Organizations.layer.pipe(Layer.provide(AuditLive))
@@ -78,6 +81,7 @@ const UsersLive = Users.layer.pipe(Layer.provide(OrganizationsLive), Layer.provi
 const ScopesLive = Scopes.layer
 const TeamsLive = Teams.layer.pipe(Layer.provide([AuditLive, ScopesLive, ListCursors.layer]))
 const UsageGroupsLive = UsageGroups.layer.pipe(Layer.provide(AuditLive))
+const InsightsLive = Insights.layer.pipe(Layer.provide([OrganizationsLive, AuditLive, ListCursors.layer]))
 
 /** Every core service, given the repositories of a store. */
 export const CoreLive = Layer.mergeAll(
@@ -95,11 +99,12 @@ export const CoreLive = Layer.mergeAll(
   UserRoles.layer.pipe(Layer.provide([UsersLive, AuditLive, ScopesLive, ListCursors.layer])),
   Invitations.layer.pipe(Layer.provide([OrganizationsLive, AuditLive])),
   TicketLinks.layer.pipe(Layer.provide([AuditLive, ListCursors.layer])),
-  Insights.layer.pipe(Layer.provide([OrganizationsLive, AuditLive, ListCursors.layer])),
+  InsightsLive,
   InsightQueries.layer,
   UsageGroupsLive,
   UsageAttribution.layer.pipe(Layer.provide(UsageGroupsLive)),
-  UsageImport.layer.pipe(Layer.provide(OrganizationsLive))
+  UsageImport.layer.pipe(Layer.provide(OrganizationsLive)),
+  DwIngest.layer.pipe(Layer.provide([OrganizationsLive, InsightsLive, AuditLive]))
 )
 
 /**

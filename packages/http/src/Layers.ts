@@ -13,6 +13,7 @@ import { AuditHttpLive } from "./api/audit/Http.js"
 import { DwAccountsHttpLive, DwAccountsV1HttpLive } from "./api/dwaccounts/Http.js"
 import { InsightsHttpLive } from "./api/insights/Http.js"
 import { SessionsHttpLive } from "./api/sessions/Http.js"
+import { IntelligenceHttpLive } from "./api/intelligence/Http.js"
 import { SsoGroupsHttpLive, SsoGroupsV1HttpLive } from "./api/ssogroups/Http.js"
 import { TeamsHttpLive, TeamsV1HttpLive } from "./api/teams/Http.js"
 import { TicketLinksHttpLive } from "./api/ticketlinks/Http.js"
@@ -42,7 +43,8 @@ export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
     DwAccountsHttpLive,
     DwAccountsV1HttpLive,
     ApiKeysHttpLive,
-    SessionsHttpLive
+    SessionsHttpLive,
+    IntelligenceHttpLive
   ]),
   Layer.provide([TenantFromHeaderLive, TenantFromPathLive, TenantFromCredentialLive])
 )

@@ -11,7 +11,7 @@ import {
 import { HttpMiddleware } from "@effect/platform"
 import { type ConfigError, type Duration, Layer, Logger, type LogLevel } from "effect"
 import * as JsonLines from "./logging/JsonLines.js"
-import { DEFAULT_MAX_BODY_BYTES } from "./middleware/BodyLimits.js"
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_INGEST_BODY_BYTES } from "./middleware/BodyLimits.js"
 import type { CorsOptions } from "./middleware/Cors.js"
 import { DEFAULT_POLICY, type DeprecationPolicy } from "./middleware/Deprecation.js"
 import type { PipelineOptions } from "./middleware/Pipeline.js"
@@ -23,6 +23,8 @@ export interface ApiOptions<E = never> {
   readonly store: Layer.Layer<Repositories, E>
   /** Largest request body accepted, in bytes; larger ones get 413. Default 1 MiB. */
   readonly maxBodyBytes?: number | undefined
+  /** Largest body of `POST /v2/dw-ingestions` (whole export files), in bytes. Default 64 MiB. */
+  readonly maxIngestBodyBytes?: number | undefined
   /** Log one line per request (method, path, status, duration, request id). Default off. */
   readonly accessLog?: boolean | undefined
   /** Dates announced in the v1 `Deprecation` and `Sunset` headers. */
@@ -84,6 +86,7 @@ export const pipelineOptions = (options: ApiOptions<unknown>): PipelineOptions =
   const rateLimit = rateLimitPolicy(options)
   return {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxIngestBodyBytes: options.maxIngestBodyBytes ?? DEFAULT_MAX_INGEST_BODY_BYTES,
     accessLog: options.accessLog ?? false,
     deprecation: options.deprecation ?? DEFAULT_POLICY,
     rateLimit: rateLimit === false ? undefined : rateLimit,

@@ -63,6 +63,7 @@ const REQUIRED: Record<string, Requirement> = {
   "GET /v2/dw-accounts/:dw_account_id": "dw_accounts:read",
   "PATCH /v2/dw-accounts/:dw_account_id": "dw_accounts:write",
   "PUT /api/dw-accounts/:dw_account_uuid/credentials": "dw_accounts:write",
+  "POST /v2/dw-ingestions": "dw_accounts:write",
 
   "POST /v2/usage-group-sets": "usage_groups:write",
   "GET /v2/usage-group-sets/:usage_group_set_id": "usage_groups:read",

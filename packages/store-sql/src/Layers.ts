@@ -12,6 +12,7 @@ import * as DwAccountsRepo from "./repos/DwAccountsRepo.js"
 import * as InsightsRepo from "./repos/InsightsRepo.js"
 import * as InstallationRepo from "./repos/InstallationRepo.js"
 import * as InvitationsRepo from "./repos/InvitationsRepo.js"
+import * as KeyedUsageRepo from "./repos/KeyedUsageRepo.js"
 import * as LinkableItemsRepo from "./repos/LinkableItemsRepo.js"
 import * as OrganizationsRepo from "./repos/OrganizationsRepo.js"
 import * as RoleAssignmentsRepo from "./repos/RoleAssignmentsRepo.js"
@@ -44,6 +45,7 @@ export const SqlRepositoriesLive = Layer.mergeAll(
   ScopeDirectoryRepo.layer,
   UsageGroupsRepo.layer,
   UsageRecordsRepo.layer,
+  KeyedUsageRepo.layer,
   TicketLinksRepo.layer,
   LinkableItemsRepo.layer,
   DwAccountsRepo.layer,

@@ -11,6 +11,7 @@ import { DwAccountsApi, DwAccountsV1Api } from "./dwaccounts/Api.js"
 import { Declared } from "./Errors.js"
 import { InsightsApi } from "./insights/Api.js"
 import { SessionsApi } from "./sessions/Api.js"
+import { IntelligenceApi } from "./intelligence/Api.js"
 import { SsoGroupsApi, SsoGroupsV1Api } from "./ssogroups/Api.js"
 import { TeamsApi, TeamsV1Api } from "./teams/Api.js"
 import { TicketLinksApi } from "./ticketlinks/Api.js"
@@ -35,6 +36,7 @@ export class CostlineApi extends HttpApi.make("costline")
   .add(UsageGroupsV1Api)
   .add(ApiKeysApi)
   .add(SessionsApi)
+  .add(IntelligenceApi)
   // Every operation can meet these (spec: "every v2 operation declares ...").
   .addError(Declared.BadRequest)
   .addError(Declared.NotFound)

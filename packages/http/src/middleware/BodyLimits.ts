@@ -9,6 +9,15 @@ import { PayloadTooLarge, UnsupportedMediaType } from "../errors/RequestErrors.j
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
+/** The ingestion route carries whole export files: its own, larger limit (ApiOptions.maxIngestBodyBytes). */
+export const DEFAULT_MAX_INGEST_BODY_BYTES = 64 * 1024 * 1024
+
+const INGEST_PATH = /\/v2\/dw-ingestions\/?(\?|$)/
+
+/** The limit of a request's body: the ingestion route's, or the API-wide one. */
+export const limitFor = (url: string, limits: { readonly maxBodyBytes: number; readonly maxIngestBodyBytes: number }) =>
+  INGEST_PATH.test(url) ? limits.maxIngestBodyBytes : limits.maxBodyBytes
+
 const JSON_TYPE = "application/json"
 /** RFC 7396: a JSON merge patch is JSON; it is accepted where a patch is, on PATCH. */
 const MERGE_PATCH_TYPE = "application/merge-patch+json"

@@ -27,6 +27,7 @@ import * as RequestId from "./RequestId.js"
 
 export interface PipelineOptions {
   readonly maxBodyBytes: number
+  readonly maxIngestBodyBytes: number
   readonly accessLog: boolean
   readonly deprecation: Deprecation.DeprecationPolicy
   /** The policy in force; undefined when rate limiting is off. */
@@ -51,15 +52,16 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
       const version = versionOf(request.url)
       // One instance reads the body, so whoever reads it again (error reporting) gets the same text.
       const readable = BodyLimits.asPlainJson(request)
-      return BodyLimits.check(request, options.maxBodyBytes).pipe(
+      const maxBodyBytes = BodyLimits.limitFor(request.url, options)
+      return BodyLimits.check(request, maxBodyBytes).pipe(
         Effect.zipRight(Effect.provideService(edges(app), HttpServerRequest.HttpServerRequest, readable)),
-        HttpIncomingMessage.withMaxBodySize(Option.some(options.maxBodyBytes)),
+        HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
         Effect.provideService(RequestId.RequestId, requestId),
         Effect.catchAllCause((cause) =>
           // A client that went away needs no answer; let the server see the interruption.
           Cause.isInterruptedOnly(cause)
             ? Effect.failCause(cause as Cause.Cause<never>)
-            : Effect.map(describe(cause, readable, routes, options.maxBodyBytes), (failure) =>
+            : Effect.map(describe(cause, readable, routes, maxBodyBytes), (failure) =>
               render(version, failure, requestId))
         ),
         Effect.map((response) =>

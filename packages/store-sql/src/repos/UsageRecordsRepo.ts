@@ -87,6 +87,13 @@ const fromColumn = (kind: Kind, value: unknown): unknown => {
   }
 }
 
+/** The columns of a usage record as stored; KeyedUsageRepo writes the same rows. */
+export const usageRow = (boolean: (flag: boolean) => SqlValue, organizationId: OrganizationId, record: UsageRecord) => {
+  const row: Record<string, SqlValue> = { organization_id: organizationId }
+  for (const [field, kind] of FIELDS) row[field] = toColumn(kind, record[field], boolean)
+  return row
+}
+
 /**
  * A scanned row, given how to read the value of the i-th field. Rows are mapped by hand rather
  * than decoded with a schema: a report reads every row of a month, millions of them, and the
@@ -111,11 +118,7 @@ export const make = Effect.gen(function*() {
   const { dialect, errors, sql, write } = yield* RepoContext
   const columns = sql.literal(FIELDS.map(([field]) => field).join(", "))
 
-  const toRow = (organizationId: OrganizationId, record: UsageRecord) => {
-    const row: Record<string, SqlValue> = { organization_id: organizationId }
-    for (const [field, kind] of FIELDS) row[field] = toColumn(kind, record[field], dialect.boolean)
-    return row
-  }
+  const toRow = (organizationId: OrganizationId, record: UsageRecord) => usageRow(dialect.boolean, organizationId, record)
 
   /** The span of `seq` holding the scan's rows (none when it has none), from the time index alone. */
   const seqSpan = (scan: UsageScan) =>

@@ -1,0 +1,197 @@
+/**
+ * Per-query cost: each metered warehouse-hour's compute credits shared among the queries that
+ * executed in it, the rest being that hour's idle cost. Pure and in two steps, because the share
+ * of one query depends on every other query of its hours:
+ *
+ * 1. `addHour` every metering row, then `addQuery` every query (execution intervals and weights);
+ * 2. `finalize`, then `creditsOf` each query and `hours()` for the idle of each hour.
+ *
+ * Per hour (see docs/cost-intelligence.md, "Allocation"):
+ * - a query executes over [END_TIME - EXECUTION_TIME, END_TIME]; its weight in an hour is its
+ *   execution time inside the hour (or, with QUERY_ATTRIBUTION_HISTORY, its attributed credits
+ *   spread over its execution time the same way);
+ * - the queries' share of the hour is, in order of preference: the sum of the attributed credits
+ *   (QUERY_ATTRIBUTION_HISTORY); the hour's CREDITS_ATTRIBUTED_COMPUTE_QUERIES; or the compute
+ *   credits × the busy fraction of the warehouse's running time (busy = union of execution
+ *   intervals; running time = compute credits / the size's credits per hour), each at most the
+ *   hour's compute credits;
+ * - each query gets share × weight / total weight; idle = compute - share. So an hour's
+ *   allocations plus its idle are its metered compute credits, whatever the inputs.
+ *
+ * Only the memory for the hours and, until `finalize`, the execution intervals is held: queries
+ * themselves are streamed past twice.
+ */
+import { creditsPerHour } from "../analysis/rules/WarehouseSize.js"
+import type { MeteringRow, QueryRow } from "./Exports.js"
+
+export const HOUR_MS = 3_600_000
+
+export interface HourState {
+  readonly warehouse: string
+  readonly start: number
+  readonly end: number
+  compute: number
+  attributedToQueries: number | null
+  /** Execution intervals as flat [from, to, from, to, ...] pairs; dropped by `finalize`. */
+  intervals: Array<number>
+  /** Sum of the weights of the hour's queries. */
+  weight: number
+  /** The size the hour's last query reported, if any. */
+  size: string | null
+  queries: number
+  /** Set by `finalize`. */
+  busyMs: number
+  queriesShare: number
+  idle: number
+}
+
+interface Warehouse {
+  /** Where this warehouse's hours start, as an offset from whole UTC hours (time zones of :30, :45). */
+  phase: number
+  readonly hours: Map<number, HourState>
+}
+
+/** The execution interval of a query: EXECUTION_TIME ends at END_TIME. */
+export const executionSpan = (query: Pick<QueryRow, "start" | "end" | "executionMs">): readonly [number, number] => {
+  const execution = Math.min(Math.max(0, query.executionMs ?? 0), query.end - query.start)
+  return [query.end - execution, query.end]
+}
+
+/** Length of the union of flat [from, to] pairs. */
+export const unionLength = (intervals: ReadonlyArray<number>): number => {
+  const pairs: Array<readonly [number, number]> = []
+  for (let i = 0; i < intervals.length; i += 2) pairs.push([intervals[i]!, intervals[i + 1]!])
+  pairs.sort((a, b) => a[0] - b[0])
+  let total = 0
+  let from = -Infinity
+  let to = -Infinity
+  for (const [a, b] of pairs) {
+    if (a > to) {
+      if (to > from) total += to - from
+      from = a
+      to = b
+    } else if (b > to) {
+      to = b
+    }
+  }
+  if (to > from) total += to - from
+  return total
+}
+
+export interface Ledger {
+  readonly addHour: (row: MeteringRow) => void
+  /** `attributed`: the query's credits from QUERY_ATTRIBUTION_HISTORY, when that export is used. */
+  readonly addQuery: (query: QueryRow, attributed?: number) => void
+  readonly finalize: () => void
+  readonly creditsOf: (query: QueryRow, attributed?: number) => number
+  readonly hours: () => Iterable<HourState>
+  readonly hourCount: () => number
+}
+
+export interface LedgerOptions {
+  /** True when QUERY_ATTRIBUTION_HISTORY was given: weights are attributed credits. */
+  readonly attribution: boolean
+}
+
+export const makeLedger = (options: LedgerOptions): Ledger => {
+  const warehouses = new Map<string, Warehouse>()
+
+  const addHour = (row: MeteringRow) => {
+    let warehouse = warehouses.get(row.warehouse)
+    if (warehouse === undefined) {
+      warehouse = { phase: ((row.start % HOUR_MS) + HOUR_MS) % HOUR_MS, hours: new Map() }
+      warehouses.set(row.warehouse, warehouse)
+    }
+    // The same hour twice (overlapping exports): the later row is the vendor's later word.
+    const existing = warehouse.hours.get(row.start)
+    if (existing !== undefined) {
+      existing.compute = row.compute
+      existing.attributedToQueries = row.attributedToQueries
+      return
+    }
+    warehouse.hours.set(row.start, {
+      warehouse: row.warehouse,
+      start: row.start,
+      end: row.end,
+      compute: row.compute,
+      attributedToQueries: row.attributedToQueries,
+      intervals: [],
+      weight: 0,
+      size: null,
+      queries: 0,
+      busyMs: 0,
+      queriesShare: 0,
+      idle: row.compute
+    })
+  }
+
+  /** Calls `each` with every metered hour the interval [from, to) overlaps and the overlap. */
+  const overlapping = (name: string, from: number, to: number, each: (hour: HourState, overlap: number) => void) => {
+    const warehouse = warehouses.get(name)
+    if (warehouse === undefined || to <= from) return
+    const first = Math.floor((from - warehouse.phase) / HOUR_MS) * HOUR_MS + warehouse.phase
+    for (let start = first; start < to; start += HOUR_MS) {
+      const hour = warehouse.hours.get(start)
+      if (hour === undefined) continue
+      const overlap = Math.min(to, hour.end) - Math.max(from, hour.start)
+      if (overlap > 0) each(hour, overlap)
+    }
+  }
+
+  const weightOf = (overlap: number, length: number, attributed: number | undefined) =>
+    options.attribution ? (attributed ?? 0) * overlap / length : overlap
+
+  const addQuery = (query: QueryRow, attributed?: number) => {
+    if (query.warehouse === null) return
+    const [from, to] = executionSpan(query)
+    overlapping(query.warehouse, from, to, (hour, overlap) => {
+      hour.intervals.push(Math.max(from, hour.start), Math.min(to, hour.end))
+      hour.weight += weightOf(overlap, to - from, attributed)
+      hour.queries++
+      if (query.warehouseSize !== null) hour.size = query.warehouseSize
+    })
+  }
+
+  const finalizeHour = (hour: HourState) => {
+    hour.busyMs = unionLength(hour.intervals)
+    hour.intervals = []
+    let share: number
+    if (hour.weight <= 0) share = 0
+    else if (options.attribution) share = hour.weight
+    else if (hour.attributedToQueries !== null) share = hour.attributedToQueries
+    else {
+      const rate = hour.size === null ? undefined : creditsPerHour(hour.size)
+      const running = rate === undefined || rate <= 0 ? hour.end - hour.start : hour.compute / rate * HOUR_MS
+      share = running <= 0 ? hour.compute : hour.compute * Math.min(1, hour.busyMs / running)
+    }
+    hour.queriesShare = Math.min(hour.compute, Math.max(0, share))
+    hour.idle = hour.compute - hour.queriesShare
+  }
+
+  function* hours() {
+    for (const warehouse of warehouses.values()) yield* warehouse.hours.values()
+  }
+
+  return {
+    addHour,
+    addQuery,
+    finalize: () => {
+      for (const hour of hours()) finalizeHour(hour)
+    },
+    creditsOf: (query, attributed) => {
+      if (query.warehouse === null) return 0
+      const [from, to] = executionSpan(query)
+      let credits = 0
+      overlapping(query.warehouse, from, to, (hour, overlap) => {
+        if (hour.weight > 0) credits += hour.queriesShare * weightOf(overlap, to - from, attributed) / hour.weight
+      })
+      return credits
+    },
+    hours,
+    hourCount: () => {
+      let count = 0
+      for (const warehouse of warehouses.values()) count += warehouse.hours.size
+      return count
+    }
+  }
+}

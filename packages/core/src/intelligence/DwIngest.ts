@@ -1,0 +1,329 @@
+/**
+ * Ingests an organization's warehouse account-usage exports: per-query cost and idle cost as
+ * usage records (so usage groups and budgets see them), and insights from the detectors.
+ *
+ * All or nothing, in bounded memory: a first pass reads every file and validates every row,
+ * writing nothing, while it gathers what the allocation needs (the metered hours, the execution
+ * intervals of each hour, the attributed credits when given); only when no row is bad does a
+ * second pass read the queries again inside one transaction, pricing each and writing its usage
+ * record, then the idle of every hour, then the insights, then one `organization` audit record.
+ * Re-ingesting replaces records by key (QUERY_ID; warehouse + hour) and upserts insights by
+ * (insight_type, resource_id), so the same or overlapping files never count anything twice.
+ */
+import { Context, Effect, Either, Layer, Stream } from "effect"
+import { AuditLog } from "../audit/AuditLog.js"
+import { Organizations } from "../identity/Organizations.js"
+import { Insights } from "../insights/Insights.js"
+import type { Actor } from "../shared/Actor.js"
+import { FieldIssue, type NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import type { OrganizationId } from "../shared/Ids.js"
+import { Transactor } from "../shared/Transactor.js"
+import type { UsageRecord } from "../usage/Domain.js"
+import type { UsageFileFormat } from "../usage/UsageFile.js"
+import { makeLedger } from "./Allocation.js"
+import { DAY_MS, makeDetectors } from "./Detectors.js"
+import { readExport } from "./ExportFile.js"
+import type { ExportKind, QueryRow, RowOf } from "./Exports.js"
+import { VIEW_NAMES } from "./Exports.js"
+import { type KeyedUsage, KeyedUsageRepo } from "./Repo.js"
+import { thresholdsOf } from "./Settings.js"
+
+export interface ExportSource<E, R = never> {
+  readonly format: UsageFileFormat
+  /** The file's text in chunks, from the start; called once per pass. */
+  readonly open: () => Stream.Stream<string, E, R>
+}
+
+export interface IngestSources<E, R = never> {
+  readonly metering: ExportSource<E, R>
+  readonly queries: ExportSource<E, R>
+  readonly attribution?: ExportSource<E, R> | undefined
+}
+
+export interface IngestProgress {
+  readonly phase: "validate" | "write"
+  readonly file: ExportKind
+  /** Rows read so far in this phase and file. */
+  readonly rows: number
+}
+
+export interface IngestOptions<R = never> {
+  /** Days before the end of the input the detectors look at; the organization's setting otherwise. */
+  readonly windowDays?: number | undefined
+  /** Called about every PROGRESS_EVERY rows and at the end of each file. */
+  readonly onProgress?: ((progress: IngestProgress) => Effect.Effect<void, never, R>) | undefined
+}
+
+export interface IngestSummary {
+  readonly metering_rows: number
+  readonly hours: number
+  readonly queries: number
+  /** Rows of a QUERY_ID already read earlier in the file: counted once. */
+  readonly duplicate_queries: number
+  /** Queries whose execution fell in no metered hour of their warehouse: no credits. */
+  readonly unmetered_queries: number
+  readonly compute_credits: number
+  readonly query_credits: number
+  readonly idle_credits: number
+  readonly idle_share: number
+  readonly usage_records: number
+  readonly window_start: string
+  readonly window_end: string
+  readonly insights_created: number
+  readonly insights_updated: number
+  readonly insights_unchanged: number
+}
+
+export class DwIngest extends Context.Tag("@costline/core/DwIngest")<
+  DwIngest,
+  {
+    /** Every bad row of every file → one ValidationFailed naming the lines (the first ones), and nothing stored. */
+    readonly run: <E, R>(
+      actor: Actor,
+      organizationId: OrganizationId,
+      sources: IngestSources<E, R>,
+      options?: IngestOptions<R>
+    ) => Effect.Effect<IngestSummary, NotFound | ValidationFailed | E | StoreUnavailable, R>
+  }
+>() {}
+
+/** Usage records written at a time. */
+export const BATCH_SIZE = 1000
+/** Bad lines named in the error; the rest are only counted. */
+export const REPORTED_PROBLEMS = 20
+const PROBLEMS_IN_MESSAGE = 3
+export const PROGRESS_EVERY = 100_000
+
+interface Problems {
+  rows: number
+  invalid: number
+  readonly listed: Array<{ readonly file: ExportKind; readonly line: number; readonly problem: string }>
+}
+
+const rejected = (problems: Problems): ValidationFailed => {
+  const where = (p: Problems["listed"][number]) => `${VIEW_NAMES[p.file]} line ${p.line}`
+  const quoted = problems.listed.slice(0, PROBLEMS_IN_MESSAGE).map((p) => `${where(p)}: ${p.problem}`)
+  const more = problems.invalid > quoted.length ? `; and ${problems.invalid - quoted.length} more` : ""
+  const rows = problems.invalid === 1 ? "1 invalid row" : `${problems.invalid} invalid rows`
+  return new ValidationFailed({
+    message: `${rows} of ${problems.rows}, nothing was ingested: ${quoted.join("; ")}${more}`,
+    details: problems.listed.map((p) => new FieldIssue({ field: `${p.file} line ${p.line}`, issue: "invalid", message: p.problem }))
+  })
+}
+
+const changedMeanwhile = ValidationFailed.single(
+  "file",
+  "changed",
+  "a file changed while it was being ingested; nothing was ingested"
+)
+
+const round = (value: number) => Math.round(value * 1e6) / 1e6
+
+const queryRecord = (query: QueryRow, credits: number): UsageRecord => ({
+  start_time: new Date(query.start),
+  credits,
+  warehouse_name: query.warehouse,
+  warehouse_size: query.warehouseSize,
+  user_name: query.user,
+  role_name: query.role,
+  database_name: query.database,
+  schema_name: query.schema,
+  query_tag: query.queryTag,
+  query_type: query.queryType,
+  service_type: "WAREHOUSE_METERING",
+  is_serverless: false,
+  execution_time_ms: query.executionMs,
+  bytes_scanned: query.bytesScanned
+})
+
+/** The tag that tells idle-time records apart, for usage group filters (`tags.cost_kind = idle`). */
+export const IDLE_TAGS = { cost_kind: "idle" } as const
+
+export const make = Effect.gen(function*() {
+  const organizations = yield* Organizations
+  const insights = yield* Insights
+  const repo = yield* KeyedUsageRepo
+  const audit = yield* AuditLog
+  const tx = yield* Transactor
+
+  /** Reads one file, counting and listing bad rows in `problems`, handing good ones to `each`. */
+  const scan = <K extends ExportKind, E, R>(
+    kind: K,
+    source: ExportSource<E, R>,
+    phase: IngestProgress["phase"],
+    problems: Problems | undefined,
+    each: (row: RowOf<K>) => void,
+    onProgress: ((progress: IngestProgress) => Effect.Effect<void, StoreUnavailable, R>) | undefined
+  ) =>
+    Effect.suspend(() => {
+      let rows = 0
+      let reported = 0
+      const report = (force: boolean) =>
+        onProgress !== undefined && (force || rows - reported >= PROGRESS_EVERY)
+          ? Effect.suspend(() => {
+            reported = rows
+            return onProgress({ phase, file: kind, rows })
+          })
+          : Effect.void
+      return readExport(kind, source.format, source.open()).pipe(
+        Stream.runForEachChunk((chunk) =>
+          Effect.suspend((): Effect.Effect<void, StoreUnavailable | ValidationFailed, R> => {
+            for (const parsed of chunk) {
+              rows++
+              if (Either.isRight(parsed.row)) {
+                each(parsed.row.right)
+                continue
+              }
+              if (problems === undefined) return Effect.fail(changedMeanwhile)
+              problems.invalid++
+              if (problems.listed.length < REPORTED_PROBLEMS) {
+                problems.listed.push({ file: kind, line: parsed.line, problem: parsed.row.left })
+              }
+            }
+            if (problems !== undefined) problems.rows += chunk.length
+            return report(false)
+          })
+        ),
+        Effect.zipRight(Effect.suspend(() => report(true))),
+        Effect.map(() => rows)
+      )
+    })
+
+  const run = <E, R>(
+    actor: Actor,
+    organizationId: OrganizationId,
+    sources: IngestSources<E, R>,
+    options: IngestOptions<R> = {}
+  ) =>
+    Effect.gen(function*() {
+      const organization = yield* organizations.get(organizationId)
+      const settings = yield* thresholdsOf(organization.settings)
+      const thresholds = options.windowDays === undefined ? settings : { ...settings, window_days: options.windowDays }
+      const problems: Problems = { rows: 0, invalid: 0, listed: [] }
+      const ledger = makeLedger({ attribution: sources.attribution !== undefined })
+
+      // Pass 1: validate everything; gather hours, attributed credits and execution intervals.
+      let windowEnd = -Infinity
+      const meteringRows = yield* scan("metering", sources.metering, "validate", problems, (row) => {
+        ledger.addHour(row)
+        windowEnd = Math.max(windowEnd, row.end)
+      }, options.onProgress)
+      const attributed = new Map<string, number>()
+      if (sources.attribution !== undefined) {
+        yield* scan("attribution", sources.attribution, "validate", problems, (row) => {
+          attributed.set(row.queryId, (attributed.get(row.queryId) ?? 0) + row.credits)
+        }, options.onProgress)
+      }
+      const seen = new Set<string>()
+      let duplicates = 0
+      const queryRows = yield* scan("queries", sources.queries, "validate", problems, (row) => {
+        if (seen.has(row.queryId)) {
+          duplicates++
+          return
+        }
+        seen.add(row.queryId)
+        ledger.addQuery(row, attributed.get(row.queryId))
+      }, options.onProgress)
+      if (problems.invalid > 0) return yield* rejected(problems)
+      if (meteringRows === 0) {
+        return yield* ValidationFailed.single("metering", "empty", `${VIEW_NAMES.metering} has no rows; nothing was ingested`)
+      }
+      seen.clear()
+      ledger.finalize()
+
+      const window = { from: windowEnd - thresholds.window_days * DAY_MS, to: windowEnd }
+      const detectors = makeDetectors(window, thresholds)
+      const totals = { queries: 0, unmetered: 0, queryCredits: 0, compute: 0, idle: 0, records: 0 }
+
+      // Pass 2, in one transaction: usage records, insights, the audit record.
+      const counts = yield* tx.withTransaction(Effect.gen(function*() {
+        let batch: Array<KeyedUsage> = []
+        const flush = Effect.suspend(() => {
+          if (batch.length === 0) return Effect.void
+          const rows = batch
+          batch = []
+          totals.records += rows.length
+          return repo.replace(organizationId, rows)
+        })
+        const written = new Set<string>()
+        yield* scan("queries", sources.queries, "write", undefined, (row) => {
+          if (written.has(row.queryId)) return
+          written.add(row.queryId)
+          if (row.warehouse === null) return
+          const credits = ledger.creditsOf(row, attributed.get(row.queryId))
+          totals.queries++
+          totals.queryCredits += credits
+          if (credits === 0) totals.unmetered++
+          detectors.observeQuery(row, credits)
+          batch.push({ key: `query:${row.queryId}`, record: queryRecord(row, credits) })
+        }, (progress) =>
+          Effect.zipRight(
+            flush,
+            options.onProgress === undefined ? Effect.void : options.onProgress(progress)
+          )).pipe(
+          // The first pass counted these rows; a different count means the file changed.
+          Effect.filterOrFail((rows) => rows === queryRows, () => changedMeanwhile)
+        )
+        yield* flush
+        let firstHour = Infinity
+        for (const hour of ledger.hours()) {
+          firstHour = Math.min(firstHour, hour.start)
+          totals.compute += hour.compute
+          totals.idle += hour.idle
+          detectors.observeHour(hour)
+          batch.push({
+            key: `idle:${hour.warehouse}:${new Date(hour.start).toISOString()}`,
+            record: {
+              start_time: new Date(hour.start),
+              credits: hour.idle,
+              warehouse_name: hour.warehouse,
+              warehouse_size: hour.size,
+              service_type: "WAREHOUSE_METERING",
+              is_serverless: false,
+              tags: IDLE_TAGS
+            }
+          })
+          if (batch.length >= BATCH_SIZE) yield* flush
+        }
+        yield* flush
+        const result = { created: 0, updated: 0, unchanged: 0 }
+        for (const finding of detectors.findings()) {
+          const upserted = yield* insights.upsert(actor, organizationId, finding)
+          if (upserted._tag === "Created") result.created++
+          else if (upserted._tag === "Updated") result.updated++
+          else result.unchanged++
+        }
+        const summary: IngestSummary = {
+          metering_rows: meteringRows,
+          hours: ledger.hourCount(),
+          queries: totals.queries,
+          duplicate_queries: duplicates,
+          unmetered_queries: totals.unmetered,
+          compute_credits: round(totals.compute),
+          query_credits: round(totals.queryCredits),
+          idle_credits: round(totals.idle),
+          idle_share: totals.compute > 0 ? round(totals.idle / totals.compute) : 0,
+          usage_records: totals.records,
+          // The window's start, or the input's when the input is shorter.
+          window_start: new Date(Math.max(window.from, firstHour)).toISOString(),
+          window_end: new Date(window.to).toISOString(),
+          insights_created: result.created,
+          insights_updated: result.updated,
+          insights_unchanged: result.unchanged
+        }
+        yield* audit.record(actor, organizationId, {
+          target: { event_type: "organization" },
+          table_name: "dw_ingestions",
+          record_id: organizationId,
+          operation: "update",
+          new_values: { ...summary }
+        })
+        return summary
+      }))
+      return counts
+    })
+
+  return DwIngest.of({ run })
+})
+
+export const layer = Layer.effect(DwIngest, make)

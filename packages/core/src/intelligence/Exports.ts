@@ -1,0 +1,290 @@
+/**
+ * The warehouse's account-usage exports, as its own unload writes them: which columns each view
+ * must have, what each holds, and one row (a JSON object, or a CSV record made into one) → a
+ * typed row, or the problems that keep it from being one. Pure; reading files is ExportFile's.
+ *
+ * Units as the vendor documents them (docs/cost-intelligence.md cites the pages): durations are
+ * milliseconds, bytes are bytes, `PERCENTAGE_SCANNED_FROM_CACHE` is a fraction 0-1, credits are
+ * decimal credits. Timestamps are TIMESTAMP_LTZ printed with their offset (`2024-03-10 01:30:00.000
+ * -0800`), so an hour repeated when daylight saving ends is two distinct instants.
+ */
+import { Either } from "effect"
+import { parseTimestamp } from "../usage/Timestamp.js"
+
+export type ExportKind = "metering" | "queries" | "attribution"
+
+/** The view each export is read from, as it names itself in messages. */
+export const VIEW_NAMES: Readonly<Record<ExportKind, string>> = {
+  metering: "WAREHOUSE_METERING_HISTORY",
+  queries: "QUERY_HISTORY",
+  attribution: "QUERY_ATTRIBUTION_HISTORY"
+}
+
+type Kind = "text" | "number" | "timestamp"
+
+interface ColumnSpec {
+  readonly name: string
+  readonly kind: Kind
+  /** The header must name it (every listed column is in the views the issue names). */
+  readonly inHeader: boolean
+  /** A row must have a value in it. */
+  readonly notNull: boolean
+}
+
+const col = (name: string, kind: Kind, options: { inHeader?: boolean; notNull?: boolean } = {}): ColumnSpec => ({
+  name,
+  kind,
+  inHeader: options.inHeader ?? true,
+  notNull: options.notNull ?? false
+})
+
+export const METERING_COLUMNS: ReadonlyArray<ColumnSpec> = [
+  col("START_TIME", "timestamp", { notNull: true }),
+  col("END_TIME", "timestamp", { notNull: true }),
+  col("WAREHOUSE_ID", "text"),
+  col("WAREHOUSE_NAME", "text", { notNull: true }),
+  col("CREDITS_USED", "number"),
+  col("CREDITS_USED_COMPUTE", "number", { notNull: true }),
+  col("CREDITS_USED_CLOUD_SERVICES", "number"),
+  // Added to the view in 2024; older exports lack it.
+  col("CREDITS_ATTRIBUTED_COMPUTE_QUERIES", "number", { inHeader: false })
+]
+
+export const QUERY_COLUMNS: ReadonlyArray<ColumnSpec> = [
+  col("QUERY_ID", "text", { notNull: true }),
+  col("QUERY_TEXT", "text"),
+  col("QUERY_TYPE", "text"),
+  col("DATABASE_NAME", "text"),
+  col("SCHEMA_NAME", "text"),
+  col("USER_NAME", "text"),
+  col("ROLE_NAME", "text"),
+  col("WAREHOUSE_NAME", "text"),
+  col("WAREHOUSE_SIZE", "text"),
+  col("QUERY_TAG", "text"),
+  col("EXECUTION_STATUS", "text"),
+  col("START_TIME", "timestamp", { notNull: true }),
+  col("END_TIME", "timestamp", { notNull: true }),
+  col("TOTAL_ELAPSED_TIME", "number"),
+  col("EXECUTION_TIME", "number"),
+  col("COMPILATION_TIME", "number"),
+  col("QUEUED_PROVISIONING_TIME", "number"),
+  col("QUEUED_OVERLOAD_TIME", "number"),
+  col("BYTES_SCANNED", "number"),
+  col("PERCENTAGE_SCANNED_FROM_CACHE", "number"),
+  col("BYTES_SPILLED_TO_LOCAL_STORAGE", "number"),
+  col("BYTES_SPILLED_TO_REMOTE_STORAGE", "number"),
+  col("PARTITIONS_SCANNED", "number"),
+  col("PARTITIONS_TOTAL", "number"),
+  col("ROWS_PRODUCED", "number"),
+  col("QUERY_PARAMETERIZED_HASH", "text")
+]
+
+export const ATTRIBUTION_COLUMNS: ReadonlyArray<ColumnSpec> = [
+  col("QUERY_ID", "text", { notNull: true }),
+  col("WAREHOUSE_NAME", "text"),
+  col("START_TIME", "timestamp"),
+  col("END_TIME", "timestamp"),
+  col("CREDITS_ATTRIBUTED_COMPUTE", "number", { notNull: true })
+]
+
+export const COLUMNS: Readonly<Record<ExportKind, ReadonlyArray<ColumnSpec>>> = {
+  metering: METERING_COLUMNS,
+  queries: QUERY_COLUMNS,
+  attribution: ATTRIBUTION_COLUMNS
+}
+
+/** The columns a header must name; the first missing one is reported by name. */
+export const headerColumns = (kind: ExportKind): ReadonlyArray<string> =>
+  COLUMNS[kind].filter((c) => c.inHeader).map((c) => c.name)
+
+// ---------------------------------------------------------------------------------------------
+// Typed rows. Instants are epoch milliseconds: the allocation does arithmetic on them, millions of
+// times, and never needs a Date.
+
+export interface MeteringRow {
+  readonly start: number
+  readonly end: number
+  readonly warehouseId: string | null
+  readonly warehouse: string
+  readonly creditsUsed: number | null
+  readonly compute: number
+  readonly cloudServices: number | null
+  /** Credits of the hour the vendor itself attributes to queries (idle excluded), when exported. */
+  readonly attributedToQueries: number | null
+}
+
+export interface QueryRow {
+  readonly queryId: string
+  readonly queryText: string | null
+  readonly queryType: string | null
+  readonly database: string | null
+  readonly schema: string | null
+  readonly user: string | null
+  readonly role: string | null
+  readonly warehouse: string | null
+  readonly warehouseSize: string | null
+  readonly queryTag: string | null
+  readonly status: string | null
+  readonly start: number
+  readonly end: number
+  readonly totalElapsedMs: number | null
+  readonly executionMs: number | null
+  readonly compilationMs: number | null
+  readonly queuedProvisioningMs: number | null
+  readonly queuedOverloadMs: number | null
+  readonly bytesScanned: number | null
+  readonly cacheFraction: number | null
+  readonly bytesSpilledLocal: number | null
+  readonly bytesSpilledRemote: number | null
+  readonly partitionsScanned: number | null
+  readonly partitionsTotal: number | null
+  readonly rowsProduced: number | null
+  readonly parameterizedHash: string | null
+}
+
+export interface AttributionRow {
+  readonly queryId: string
+  readonly warehouse: string | null
+  readonly credits: number
+}
+
+export type RowOf<K extends ExportKind> = K extends "metering" ? MeteringRow
+  : K extends "queries" ? QueryRow
+  : AttributionRow
+
+// ---------------------------------------------------------------------------------------------
+// Cells → values.
+
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+
+type Cell = string | number | null
+
+const readCell = (spec: ColumnSpec, raw: unknown): Either.Either<Cell, string> => {
+  if (raw === undefined || raw === null || raw === "") return Either.right(null)
+  switch (spec.kind) {
+    case "text":
+      return typeof raw === "string" ? Either.right(raw)
+        : typeof raw === "number" ? Either.right(String(raw))
+        : Either.left(`${spec.name} must be text`)
+    case "number": {
+      // NUMBER(38, s) may come out of a JSON unload as a string to keep its precision.
+      const value = typeof raw === "number" ? raw : typeof raw === "string" && DECIMAL.test(raw.trim()) ? Number(raw) : NaN
+      return Number.isFinite(value) ? Either.right(value) : Either.left(`${spec.name} must be a number, not ${JSON.stringify(raw)}`)
+    }
+    case "timestamp": {
+      const date = typeof raw === "string" ? parseTimestamp(raw) : undefined
+      return date === undefined
+        ? Either.left(`${spec.name} must be a timestamp such as 2024-05-01 12:00:00.000 -0700, not ${JSON.stringify(raw)}`)
+        : Either.right(date.getTime())
+    }
+  }
+}
+
+/** Column → value of one row; keys are the upper-case column names. */
+type Cells = Record<string, Cell>
+
+/** Reads every known column of `row` (keys compared in upper case); unknown keys are ignored. */
+const readCells = (kind: ExportKind, row: Readonly<Record<string, unknown>>): Either.Either<Cells, string> => {
+  const byUpper = new Map<string, unknown>()
+  for (const key of Object.keys(row)) byUpper.set(key.toUpperCase(), row[key])
+  const cells: Cells = {}
+  const problems: Array<string> = []
+  for (const spec of COLUMNS[kind]) {
+    if (spec.inHeader && !byUpper.has(spec.name)) {
+      problems.push(`missing column ${spec.name}`)
+      continue
+    }
+    const cell = readCell(spec, byUpper.get(spec.name))
+    if (Either.isLeft(cell)) problems.push(cell.left)
+    else if (cell.right === null && spec.notNull) problems.push(`${spec.name} is required`)
+    else cells[spec.name] = cell.right
+  }
+  return problems.length > 0 ? Either.left(problems.join("; ")) : Either.right(cells)
+}
+
+const text = (cells: Cells, name: string) => (cells[name] ?? null) as string | null
+const num = (cells: Cells, name: string) => (cells[name] ?? null) as number | null
+
+const nonNegative = (cells: Cells, names: ReadonlyArray<string>): string | undefined => {
+  const negative = names.find((name) => (num(cells, name) ?? 0) < 0)
+  return negative === undefined ? undefined : `${negative} must not be negative`
+}
+
+const toMetering = (cells: Cells): Either.Either<MeteringRow, string> => {
+  const problem = nonNegative(cells, ["CREDITS_USED", "CREDITS_USED_COMPUTE", "CREDITS_USED_CLOUD_SERVICES", "CREDITS_ATTRIBUTED_COMPUTE_QUERIES"])
+  if (problem !== undefined) return Either.left(problem)
+  const start = num(cells, "START_TIME")!
+  const end = num(cells, "END_TIME")!
+  if (end <= start) return Either.left("END_TIME must be after START_TIME")
+  return Either.right({
+    start,
+    end,
+    warehouseId: text(cells, "WAREHOUSE_ID"),
+    warehouse: text(cells, "WAREHOUSE_NAME")!,
+    creditsUsed: num(cells, "CREDITS_USED"),
+    compute: num(cells, "CREDITS_USED_COMPUTE")!,
+    cloudServices: num(cells, "CREDITS_USED_CLOUD_SERVICES"),
+    attributedToQueries: num(cells, "CREDITS_ATTRIBUTED_COMPUTE_QUERIES")
+  })
+}
+
+const DURATIONS = ["TOTAL_ELAPSED_TIME", "EXECUTION_TIME", "COMPILATION_TIME", "QUEUED_PROVISIONING_TIME", "QUEUED_OVERLOAD_TIME"]
+const AMOUNTS = ["BYTES_SCANNED", "BYTES_SPILLED_TO_LOCAL_STORAGE", "BYTES_SPILLED_TO_REMOTE_STORAGE", "PARTITIONS_SCANNED", "PARTITIONS_TOTAL", "ROWS_PRODUCED"]
+
+const toQuery = (cells: Cells): Either.Either<QueryRow, string> => {
+  const problem = nonNegative(cells, [...DURATIONS, ...AMOUNTS])
+  if (problem !== undefined) return Either.left(problem)
+  const cache = num(cells, "PERCENTAGE_SCANNED_FROM_CACHE")
+  if (cache !== null && (cache < 0 || cache > 1)) {
+    return Either.left("PERCENTAGE_SCANNED_FROM_CACHE is a fraction from 0 to 1")
+  }
+  const start = num(cells, "START_TIME")!
+  const end = num(cells, "END_TIME")!
+  if (end < start) return Either.left("END_TIME must not be before START_TIME")
+  return Either.right({
+    queryId: text(cells, "QUERY_ID")!,
+    queryText: text(cells, "QUERY_TEXT"),
+    queryType: text(cells, "QUERY_TYPE"),
+    database: text(cells, "DATABASE_NAME"),
+    schema: text(cells, "SCHEMA_NAME"),
+    user: text(cells, "USER_NAME"),
+    role: text(cells, "ROLE_NAME"),
+    warehouse: text(cells, "WAREHOUSE_NAME"),
+    warehouseSize: text(cells, "WAREHOUSE_SIZE"),
+    queryTag: text(cells, "QUERY_TAG"),
+    status: text(cells, "EXECUTION_STATUS"),
+    start,
+    end,
+    totalElapsedMs: num(cells, "TOTAL_ELAPSED_TIME"),
+    executionMs: num(cells, "EXECUTION_TIME"),
+    compilationMs: num(cells, "COMPILATION_TIME"),
+    queuedProvisioningMs: num(cells, "QUEUED_PROVISIONING_TIME"),
+    queuedOverloadMs: num(cells, "QUEUED_OVERLOAD_TIME"),
+    bytesScanned: num(cells, "BYTES_SCANNED"),
+    cacheFraction: cache,
+    bytesSpilledLocal: num(cells, "BYTES_SPILLED_TO_LOCAL_STORAGE"),
+    bytesSpilledRemote: num(cells, "BYTES_SPILLED_TO_REMOTE_STORAGE"),
+    partitionsScanned: num(cells, "PARTITIONS_SCANNED"),
+    partitionsTotal: num(cells, "PARTITIONS_TOTAL"),
+    rowsProduced: num(cells, "ROWS_PRODUCED"),
+    parameterizedHash: text(cells, "QUERY_PARAMETERIZED_HASH")
+  })
+}
+
+const toAttribution = (cells: Cells): Either.Either<AttributionRow, string> => {
+  const credits = num(cells, "CREDITS_ATTRIBUTED_COMPUTE")!
+  if (credits < 0) return Either.left("CREDITS_ATTRIBUTED_COMPUTE must not be negative")
+  return Either.right({ queryId: text(cells, "QUERY_ID")!, warehouse: text(cells, "WAREHOUSE_NAME"), credits })
+}
+
+const TYPED: { readonly [K in ExportKind]: (cells: Cells) => Either.Either<RowOf<K>, string> } = {
+  metering: toMetering,
+  queries: toQuery,
+  attribution: toAttribution
+}
+
+/** One row of an export, or a one-line description of every problem with it. */
+export const decodeExportRow = <K extends ExportKind>(kind: K, row: unknown): Either.Either<RowOf<K>, string> => {
+  if (typeof row !== "object" || row === null || Array.isArray(row)) return Either.left("a row must be a JSON object")
+  return Either.flatMap(readCells(kind, row as Record<string, unknown>), TYPED[kind] as (cells: Cells) => Either.Either<RowOf<K>, string>)
+}

@@ -1,0 +1,17 @@
+/** Cost intelligence: per-query cost, idle cost and insights from the warehouse's account-usage exports. */
+export * from "./Repo.js"
+export {
+  DwIngest,
+  type ExportSource,
+  IDLE_TAGS,
+  type IngestOptions,
+  type IngestProgress,
+  type IngestSources,
+  type IngestSummary
+} from "./DwIngest.js"
+export * as DwAllocation from "./Allocation.js"
+export * as DwDetectors from "./Detectors.js"
+export * as DwExports from "./Exports.js"
+export * as DwExportFile from "./ExportFile.js"
+export * as CostIntelligenceSettings from "./Settings.js"
+export * as DwExportGenerator from "./ExportGenerator.js"
