@@ -7,6 +7,10 @@
  * Throughput is the units of one request over its mean duration. Each server's peak RSS during
  * the timed requests is a row of its own, `<name>_rss_peak`; it counts from the RSS the process
  * has when they begin, so a timed scenario runs before the load scenarios.
+ *
+ * A scenario with `probeDuring` then sends each server one more request, and meanwhile asks it
+ * for that path again and again, one request at a time: `<name>_probe` gives the p50 and p99 of
+ * those answers (ms), the figure that shows whether the long request blocks everything else.
  */
 import { assertSameAnswer, send } from "./Answer.js"
 import { type ResultRow, row } from "./Report.js"
@@ -23,6 +27,24 @@ export const percentile = (samples: ReadonlyArray<number>, p: number): number =>
 }
 
 const mean = (samples: ReadonlyArray<number>) => samples.reduce((sum, sample) => sum + sample, 0) / samples.length
+
+/** Latencies of `path`, asked one request at a time for as long as `request` runs (at least once). */
+export const probeWhile = async (origin: string, path: string, request: Promise<unknown>): Promise<Array<number>> => {
+  let running = true
+  const done = request.finally(() => {
+    running = false
+  })
+  const latencies: Array<number> = []
+  do {
+    const started = performance.now()
+    const response = await fetch(origin + path)
+    await response.arrayBuffer()
+    // Only answers given while the request still ran: the last one may have waited for its end.
+    if (running || latencies.length === 0) latencies.push(performance.now() - started)
+  } while (running)
+  await done
+  return latencies
+}
 
 export const measureTimed = async (
   scenario: TimedScenario,
@@ -46,23 +68,10 @@ export const measureTimed = async (
     }
     if (round === 0) assertSameAnswer(scenario.name, answers, scenario.sameAnswer)
   }
-  const units = scenario.unitsPerRequest(context)
-  const perSecond = (samples: ReadonlyArray<number>) => units / (mean(samples) / 1000)
-  const common = { store: context.store, connections: 1 }
-  return [
+  const peakRows = [
     row({
-      ...common,
-      name: scenario.name,
-      unit: scenario.unit,
-      ours: perSecond(millis.ours),
-      baseline: perSecond(millis.baseline),
-      p50_ms: percentile(millis.ours, 50),
-      p99_ms: percentile(millis.ours, 99),
-      baseline_p50_ms: percentile(millis.baseline, 50),
-      baseline_p99_ms: percentile(millis.baseline, 99)
-    }),
-    row({
-      ...common,
+      store: context.store,
+      connections: 1,
       name: `${scenario.name}_rss_peak`,
       unit: "MB",
       ours: peaks.ours(),
@@ -72,5 +81,42 @@ export const measureTimed = async (
       baseline_p50_ms: null,
       baseline_p99_ms: null
     })
+  ]
+  const probeRows: Array<ResultRow> = []
+  if (scenario.probeDuring !== undefined) {
+    const probed = { ours: [] as Array<number>, baseline: [] as Array<number> }
+    for (const side of ["ours", "baseline"] as const) {
+      probed[side] = await probeWhile(servers[side].origin, scenario.probeDuring, send(servers[side].origin, request))
+    }
+    probeRows.push(row({
+      store: context.store,
+      connections: 1,
+      name: `${scenario.name}_probe`,
+      unit: "ms (p99)",
+      ours: percentile(probed.ours, 99),
+      baseline: percentile(probed.baseline, 99),
+      p50_ms: percentile(probed.ours, 50),
+      p99_ms: percentile(probed.ours, 99),
+      baseline_p50_ms: percentile(probed.baseline, 50),
+      baseline_p99_ms: percentile(probed.baseline, 99)
+    }))
+  }
+  const units = scenario.unitsPerRequest(context)
+  const perSecond = (samples: ReadonlyArray<number>) => units / (mean(samples) / 1000)
+  return [
+    row({
+      store: context.store,
+      connections: 1,
+      name: scenario.name,
+      unit: scenario.unit,
+      ours: perSecond(millis.ours),
+      baseline: perSecond(millis.baseline),
+      p50_ms: percentile(millis.ours, 50),
+      p99_ms: percentile(millis.ours, 99),
+      baseline_p50_ms: percentile(millis.baseline, 50),
+      baseline_p99_ms: percentile(millis.baseline, 99)
+    }),
+    ...peakRows,
+    ...probeRows
   ]
 }

@@ -41,6 +41,11 @@ export interface TimedScenario {
   readonly warmUp: (context: ScenarioContext) => Request
   /** Whether two answers are the same, where deep equality is too strict (e.g. float sums). */
   readonly sameAnswer: (ours: unknown, baseline: unknown) => boolean
+  /**
+   * A cheap path (e.g. `/healthz`) asked again and again, one at a time, while one more request
+   * runs: how long it waits says whether the long request holds the server's event loop.
+   */
+  readonly probeDuring?: string
 }
 
 export type AnyScenario = Scenario | TimedScenario

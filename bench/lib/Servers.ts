@@ -78,7 +78,8 @@ export const startServer = async (kind: ServerKind, options: ServerOptions): Pro
   const started = performance.now()
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...args], {
     cwd,
-    env: { ...process.env, COSTLINE_RATE_LIMIT: "off" },
+    // No deadline to meet: a million-row attribution on a busy machine may take longer than 30 s.
+    env: { ...process.env, COSTLINE_RATE_LIMIT: "off", COSTLINE_ATTRIBUTION_TIMEOUT_MS: "600000" },
     stdio: ["ignore", "pipe", "pipe"]
   })
   // Only the tail, for error messages: costline logs every request.

@@ -2,7 +2,8 @@
  * `usage_attribution`: GET /v2/usage-group-sets/{id}/attribution?month= over the seeded month of
  * usage records (a million in the full run) and a set of 50 groups: one pass over every record
  * of the month, each given to the first group whose filter matches. Timed one request at a time
- * (see MeasureTimed), in usage records read per second, with the peak RSS of each server.
+ * (see MeasureTimed), in usage records read per second, with the peak RSS of each server, and
+ * the latency of `/healthz` asked meanwhile (`usage_attribution_probe`: the event loop stays free).
  */
 import { nearlyEqual } from "../lib/Answer.js"
 import type { Request } from "../lib/Load.js"
@@ -29,5 +30,7 @@ export const usageAttribution: TimedScenario = {
   // The same set, groups and scan set-up, over no records.
   warmUp: (context) => attributionOf(context, MONTH_WITHOUT_USAGE),
   // Credits are float sums, and a Postgres scan may read the rows in another order each time.
-  sameAnswer: (ours, baseline) => nearlyEqual(ours, baseline)
+  sameAnswer: (ours, baseline) => nearlyEqual(ours, baseline),
+  // `usage_attribution_probe`: the latency of /healthz while an attribution runs.
+  probeDuring: "/healthz"
 }

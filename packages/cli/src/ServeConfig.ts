@@ -7,7 +7,10 @@ import { RateLimitPolicy } from "@costline/core"
 import type { ServeOptions } from "@costline/http"
 import { Config, ConfigError, Duration, Either, LogLevel, Option, Schema } from "effect"
 
-export type EdgeOptions = Pick<ServeOptions<unknown>, "rateLimit" | "readTimeout" | "cors" | "drainTimeout">
+export type EdgeOptions = Pick<
+  ServeOptions<unknown>,
+  "rateLimit" | "readTimeout" | "cors" | "drainTimeout" | "attributionTimeout"
+>
 
 /** `off`, or `<requests per second>/<burst>` such as `50/100`. */
 export const parseRateLimit = (text: string): Either.Either<RateLimitPolicy | false, string> => {
@@ -56,12 +59,14 @@ export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
   rateLimit,
   readTimeout: milliseconds("COSTLINE_READ_TIMEOUT_MS"),
   drainTimeout: milliseconds("COSTLINE_DRAIN_TIMEOUT_MS"),
+  attributionTimeout: milliseconds("COSTLINE_ATTRIBUTION_TIMEOUT_MS"),
   cors: Config.string("COSTLINE_CORS_ORIGINS").pipe(Config.map(parseOrigins), Config.option)
 }).pipe(
   Config.map((options) => ({
     rateLimit: Option.getOrUndefined(options.rateLimit),
     readTimeout: Option.getOrUndefined(options.readTimeout),
     drainTimeout: Option.getOrUndefined(options.drainTimeout),
+    attributionTimeout: Option.getOrUndefined(options.attributionTimeout),
     cors: Option.getOrUndefined(Option.map(options.cors, (origins) => ({ origins })))
   }))
 )

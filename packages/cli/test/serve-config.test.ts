@@ -2,10 +2,10 @@
  * `costline serve` as an operator runs it: the edge settings from the environment, JSON access
  * logs that never carry a credential, and a refusal to start on a setting that does not parse.
  */
-import { Either } from "effect"
+import { ConfigProvider, Duration, Effect, Either } from "effect"
 import { type AddressInfo, createServer } from "node:net"
 import { describe, expect, it } from "vitest"
-import { parseOrigins, parseRateLimit } from "../src/ServeConfig.js"
+import { edgeOptions, parseOrigins, parseRateLimit } from "../src/ServeConfig.js"
 import { freePort } from "./network.js"
 import { costline, lastLine, scratchDir, startServerWith, stop } from "./support.js"
 
@@ -22,6 +22,15 @@ describe("edge settings from the environment", () => {
   it("COSTLINE_CORS_ORIGINS is * or a comma-separated list", () => {
     expect(parseOrigins("*")).toBe("*")
     expect(parseOrigins("https://a.example, https://b.example,")).toEqual(["https://a.example", "https://b.example"])
+  })
+
+  it("COSTLINE_ATTRIBUTION_TIMEOUT_MS is the attribution deadline, a positive number of milliseconds", () => {
+    const read = (value: string) =>
+      Effect.runSync(Effect.either(Effect.withConfigProvider(edgeOptions, ConfigProvider.fromMap(new Map([["COSTLINE_ATTRIBUTION_TIMEOUT_MS", value]])))))
+    const options = read("1500")
+    expect(Either.isRight(options) && options.right.attributionTimeout).toEqual(Duration.millis(1500))
+    expect(Either.isLeft(read("0"))).toBe(true)
+    expect(Either.isLeft(read("soon"))).toBe(true)
   })
 
   it("a server configured by them limits, allows origins, and logs each request as JSON without the token", { timeout: 120_000 }, async () => {

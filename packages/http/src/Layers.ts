@@ -23,7 +23,16 @@ import { UserRolesHttpLive, UserRolesV1HttpLive } from "./api/userroles/Http.js"
 import { TenantFromCredentialLive, TenantFromHeaderLive, TenantFromPathLive } from "./middleware/Authentication.js"
 import * as Pipeline from "./middleware/Pipeline.js"
 import * as RateLimit from "./middleware/RateLimit.js"
-import { analysisLayer, type ApiOptions, metricsLayer, pipelineOptions, rateLimitPolicy, secretsLayer, tracingLayer } from "./Options.js"
+import {
+  analysisLayer,
+  type ApiOptions,
+  attributionTimeoutLayer,
+  metricsLayer,
+  pipelineOptions,
+  rateLimitPolicy,
+  secretsLayer,
+  tracingLayer
+} from "./Options.js"
 
 /** Every group's handlers, behind the tenant middlewares; needs core's services. */
 export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
@@ -52,7 +61,7 @@ export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
 /** The complete API over a store: what `HttpApiBuilder.serve` / `httpApp` / `toWebHandler` need. */
 export const ApiLive = <E>(options: ApiOptions<E>) =>
   Layer.mergeAll(
-    HandlersLive,
+    HandlersLive.pipe(Layer.provide(attributionTimeoutLayer(options))),
     HttpApiBuilder.middleware(Pipeline.make(CostlineApi, pipelineOptions(options)))
   ).pipe(
     Layer.provide(analysisLayer(options)),

@@ -9,7 +9,7 @@ import {
   Secrets
 } from "@costline/core"
 import { HttpMiddleware } from "@effect/platform"
-import { type ConfigError, type Duration, Layer, Logger, type LogLevel } from "effect"
+import { type ConfigError, Context, Duration, Layer, Logger, type LogLevel } from "effect"
 import * as JsonLines from "./logging/JsonLines.js"
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_INGEST_BODY_BYTES } from "./middleware/BodyLimits.js"
 import type { CorsOptions } from "./middleware/Cors.js"
@@ -36,6 +36,11 @@ export interface ApiOptions<E = never> {
   readonly rateLimit?: RateLimitPolicy | false | undefined
   /** How long a request body may take to arrive once the headers are in; then 408. Default 30 s. */
   readonly readTimeout?: Duration.DurationInput | undefined
+  /**
+   * How long a usage attribution (`GET /v2/usage-group-sets/{id}/attribution`) may run; then it is
+   * stopped and answered 503. Default 30 s.
+   */
+  readonly attributionTimeout?: Duration.DurationInput | undefined
   /** Cross-origin access for browser clients. Default off. */
   readonly cors?: CorsOptions | undefined
   /**
@@ -63,6 +68,16 @@ export interface ApiOptions<E = never> {
   /** Least severe log level written (default `Info`); logs are JSON lines on stdout in every mode. */
   readonly logLevel?: LogLevel.LogLevel | undefined
 }
+
+export const DEFAULT_ATTRIBUTION_TIMEOUT = Duration.seconds(30)
+
+/** The attribution deadline the handlers apply; ApiLive provides the host's choice. */
+export class AttributionTimeout extends Context.Reference<AttributionTimeout>()("@costline/http/AttributionTimeout", {
+  defaultValue: (): Duration.Duration => DEFAULT_ATTRIBUTION_TIMEOUT
+}) {}
+
+export const attributionTimeoutLayer = (options: ApiOptions<unknown>): Layer.Layer<never> =>
+  Layer.succeed(AttributionTimeout, Duration.decode(options.attributionTimeout ?? DEFAULT_ATTRIBUTION_TIMEOUT))
 
 export const secretsLayer = (options: ApiOptions<unknown>) => options.secrets ?? Secrets.layerFromConfigOrEphemeral
 

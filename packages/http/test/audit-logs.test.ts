@@ -265,6 +265,17 @@ layer(makeTestServer(), { excludeTestServices: true })("GET /v2/audit-logs", (it
     ["changed_by__isnull=yes", "changed_by__isnull"]
   ]
 
+  it.effect("changed_by patterns hold 1,000 characters; longer ones are 422 at the parameter", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      expect((yield* exportLog(tenant, `changed_by__ilike=${"%25a".repeat(500)}`)).status).toBe(200)
+      for (const parameter of ["changed_by__ilike", "changed_by__not_ilike"]) {
+        const reply = yield* exportLog(tenant, `${parameter}=${"%25a".repeat(500)}b`)
+        expect(reply.status).toBe(422)
+        expect(reply.body.details).toMatchObject([{ field: `query.${parameter}`, message: "must be at most 1000 characters" }])
+      }
+    }))
+
   it.effect.each(invalid)("answers 422 for %s", ([query, parameter]) =>
     Effect.gen(function*() {
       const tenant = yield* seedTenant

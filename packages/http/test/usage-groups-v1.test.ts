@@ -87,6 +87,10 @@ layer(makeTestServer(), { excludeTestServices: true })("usage group sets and gro
       expect(yield* put({ filter_expression: equals("warehouse_name", 1) })).toEqual([["body", "filter_expression", "filters", 0, "value"]])
       expect(yield* put({ filter_expression: equals("no_such_dimension", "x") }))
         .toEqual([["body", "filter_expression", "filters", 0, "field", "path"]])
+      const longIlike = { operator: "and", filters: [{ field: { path: ["user_name"] }, operator: "ilike", value: "%a".repeat(500) + "b" }] }
+      expect(yield* put({ filter_expression: longIlike })).toEqual([["body", "filter_expression", "filters", 0, "value"]])
+      const tooLong = yield* v1(tenant)("PUT", `/usage-group-sets/${set.id}/usage-groups/${group.id}`, { json: { filter_expression: longIlike } })
+      expect(tooLong.body.detail).toMatchObject([{ type: "value_error", msg: "must be at most 1000 characters; this one has 1001" }])
       expect(yield* put({ name: "" })).toEqual([["body", "name"]])
       expect(yield* put({ order: -3 })).toEqual([["body", "order"]])
       expect(yield* put({ id: "not-a-uuid" })).toEqual([["body", "id"]])

@@ -150,6 +150,20 @@ layer(makeTestServer(), { excludeTestServices: true })("usage group sets and gro
       expect(yield* post({ filter_expression: leaf({ value: 5 }) })).toEqual([["body.filter_expression.filters[0].value", "invalid"]])
       expect(yield* post({ filter_expression: { operator: "and", filters: [filter, { operator: "or", filters: [{ field: { path: ["bytes_scanned"] }, operator: ">", value: "big" }] }] } }))
         .toEqual([["body.filter_expression.filters[1].filters[0].value", "invalid"]])
+      // Text values hold 1,000 characters: longer is 422 at the exact leaf, in either write form.
+      const longLeaf = (operator: string, length: number) => ({
+        operator: "and",
+        filters: [filter.filters[0], { operator: "or", filters: [{ field: { path: ["query_tag"] }, operator, value: "%".repeat(length) }] }]
+      })
+      for (const operator of ["contains", "starts_with", "ends_with", "ilike"]) {
+        expect(yield* post({ filter_expression: longLeaf(operator, 1001) }))
+          .toEqual([["body.filter_expression.filters[1].filters[0].value", "too_long"]])
+        expect(yield* post({ filter_expression_json: JSON.stringify(longLeaf(operator, 1001)) }))
+          .toEqual([["body.filter_expression_json.filters[1].filters[0].value", "too_long"]])
+      }
+      const other = yield* newSet(tenant, { name: "Other" })
+      const accepted = yield* v2(tenant)("POST", `${SETS}/${other.id}/usage-groups`, { json: { name: "Long", filter_expression: longLeaf("ilike", 1000) } })
+      expect(accepted.status).toBe(201)
       expect(yield* post({ name: "", filter_expression: filter })).toEqual([["body.name", "invalid_value"]])
       expect(yield* post({ order: -1, filter_expression: filter })).toEqual([["body.order", "invalid_value"]])
 

@@ -3,10 +3,16 @@
  * budget status. One streaming pass over the month's usage records: the store hands them over in
  * bounded batches, every filter is compiled once, and only per-group totals are kept, so memory
  * does not grow with the number of records.
+ *
+ * A month may hold millions of records, so the pass never holds the event loop: records are
+ * attributed in time slices (see Slices) with a turn of the loop between them, and a caller may
+ * set a deadline, after which the pass is interrupted at its next pause and the run fails with
+ * AttributionTimedOut.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer, Schema } from "effect"
 import type { NotFound, StoreUnavailable } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
+import { forEachSliced, makeSlicer } from "../shared/Slices.js"
 import { makeTally } from "./Attribution.js"
 import { type BudgetState, budgetState } from "./Budget.js"
 import type { UsageGroup, UsageGroupSet, UsageGroupSetId } from "./Domain.js"
@@ -29,31 +35,56 @@ export interface AttributionReport {
   readonly unattributed: { readonly credits: number; readonly records: number }
 }
 
+/** The attribution ran past its deadline and was stopped; nothing was kept of it. */
+export class AttributionTimedOut extends Schema.TaggedError<AttributionTimedOut>()("AttributionTimedOut", {
+  timeoutMs: Schema.Number
+}) {
+  override get message() {
+    return `the attribution did not finish within ${Duration.format(Duration.millis(this.timeoutMs))} and was stopped`
+  }
+}
+
+export interface AttributionOptions {
+  /** Fail with AttributionTimedOut, and stop the work, after this long. Default: no deadline. */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
 export class Attribution extends Context.Tag("@costline/core/Attribution")<
   Attribution,
   {
     readonly run: (
       organizationId: OrganizationId,
       setId: UsageGroupSetId,
-      month: Month
-    ) => Effect.Effect<AttributionReport, NotFound | StoreUnavailable>
+      month: Month,
+      options?: AttributionOptions
+    ) => Effect.Effect<AttributionReport, NotFound | StoreUnavailable | AttributionTimedOut>
   }
 >() {}
+
+/** Interrupts `effect` after `timeout`, failing with AttributionTimedOut instead. */
+const withDeadline = (timeout: Duration.DurationInput | undefined) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | AttributionTimedOut, R> => {
+  if (timeout === undefined) return effect
+  const duration = Duration.decode(timeout)
+  return Effect.timeoutFail(effect, {
+    duration,
+    onTimeout: () => new AttributionTimedOut({ timeoutMs: Duration.toMillis(duration) })
+  })
+}
 
 export const make = Effect.gen(function*() {
   const usageGroups = yield* UsageGroups
   const records = yield* UsageRecordsRepo
 
   return Attribution.of({
-    run: (organizationId, setId, month) =>
+    run: (organizationId, setId, month, options = {}) =>
       Effect.gen(function*() {
         const set = yield* usageGroups.getSet(organizationId, setId)
         const groups = yield* usageGroups.allGroups(organizationId, setId)
         const tally = makeTally(groups)
-        yield* records.scan({ organizationId, ...range(month) }, (batch) =>
-          Effect.sync(() => {
-            for (const record of batch) tally.add(record)
-          }))
+        // One slicer for the whole pass: reading a batch spends the same slice as attributing it.
+        const slicer = makeSlicer()
+        yield* records.scan({ organizationId, ...range(month) }, (batch) => forEachSliced(slicer, batch, tally.add))
         // The scan read one month, so there is at most one total per group (and one unattributed).
         const totals = new Map(tally.totals().map((total) => [total.usage_group_id, total]))
         const unattributed = totals.get(null)
@@ -66,7 +97,7 @@ export const make = Effect.gen(function*() {
           }),
           unattributed: { credits: unattributed?.credits ?? 0, records: unattributed?.records ?? 0 }
         }
-      })
+      }).pipe(withDeadline(options.timeout))
   })
 })
 

@@ -34,6 +34,11 @@ export { compile, evaluate, type RecordPredicate } from "./FilterEvaluation.js"
 export const MAX_DEPTH = 5
 /** Leaves in a whole expression, at most. */
 export const MAX_LEAVES = 200
+/**
+ * Characters (code points) in a `contains`, `starts_with`, `ends_with` or `ilike` value, at most:
+ * with it, matching one record costs at most 32 steps per character of its value (see Like).
+ */
+export const MAX_FILTER_TEXT = 1000
 
 // ---------------------------------------------------------------------------------------------
 // Construction. Both validation and serialisation build nodes here, so the key order is fixed in
@@ -236,6 +241,16 @@ const SCALAR_CHECKS: Record<Exclude<ValueType, "string[]">, ScalarCheck> = {
   boolean: { is: (v) => typeof v === "boolean", one: "true or false", many: "booleans" }
 }
 
+/** Reports a text value over MAX_FILTER_TEXT characters. */
+const tooLong = (walk: Walk, value: string, at: string): boolean => {
+  // UTF-16 length bounds the code points from above: most values need no counting.
+  if (value.length <= MAX_FILTER_TEXT) return false
+  const characters = Array.from(value).length
+  if (characters <= MAX_FILTER_TEXT) return false
+  report(walk, at, "too_long", `must be at most ${MAX_FILTER_TEXT} characters; this one has ${characters}`)
+  return true
+}
+
 const readValue = (
   walk: Walk,
   node: Record<string, unknown>,
@@ -273,9 +288,11 @@ const readValue = (
       return wrong.length === 0 ? value.map(normaliseScalar) as FilterValue : undefined
     }
     case "substring":
-      return typeof value === "string" && value.length > 0 ? value : invalid("must be a non-empty string")
+      if (typeof value !== "string" || value.length === 0) return invalid("must be a non-empty string")
+      return tooLong(walk, value, at) ? undefined : value
     case "pattern": {
       if (typeof value !== "string" || value.length === 0) return invalid("must be a non-empty string")
+      if (tooLong(walk, value, at)) return undefined
       const problem = patternProblem(value)
       return problem === undefined ? value : invalid(problem)
     }

@@ -10,7 +10,13 @@ export * as UsageEditable from "./Editable.js"
 export * as UsageFile from "./UsageFile.js"
 export * as UsageFilter from "./FilterExpression.js"
 export * as UsageMonth from "./Month.js"
-export { Attribution, type AttributionReport, type GroupAttribution } from "./AttributionService.js"
+export {
+  Attribution,
+  type AttributionOptions,
+  type AttributionReport,
+  AttributionTimedOut,
+  type GroupAttribution
+} from "./AttributionService.js"
 export { budgetExceededInsight, raiseBudgetAlerts } from "./BudgetAlerts.js"
 export { type ImportSummary, UsageImport, type UsageSource } from "./UsageImport.js"
 export { UsageGroups } from "./UsageGroups.js"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Option, Schema } from "effect"
 import { CreateUsageGroup, type FilterLeaf } from "../../src/usage/Domain.js"
-import { fromJson, fromWriteInput, MAX_DEPTH, MAX_LEAVES, serialize, validate } from "../../src/usage/FilterExpression.js"
+import { fromJson, fromWriteInput, MAX_DEPTH, MAX_FILTER_TEXT, MAX_LEAVES, serialize, validate } from "../../src/usage/FilterExpression.js"
 import { issues, messages, rawGroup, rawLeaf, right } from "./helpers.js"
 
 const warehouseIsEtl = rawLeaf(["warehouse_name"], "=", "ETL")
@@ -274,6 +274,18 @@ describe("validate: structure", () => {
     ])
     expect(issues(validate(tooMany, "organization"))).toEqual([["filter_expression", "too_many"]])
   })
+
+  it.each(["contains", "starts_with", "ends_with", "ilike"])(
+    `a %s value holds ${MAX_FILTER_TEXT} characters, not more, reported at its leaf`,
+    (operator) => {
+      // Code points, not UTF-16 units: 1,000 emoji are 2,000 units and still allowed.
+      right(validate(rawGroup([rawLeaf(["user_name"], operator, "😀".repeat(MAX_FILTER_TEXT))]), "organization"))
+      const long = rawGroup([warehouseIsEtl, rawGroup([rawLeaf(["tags", "team"], operator, "a".repeat(MAX_FILTER_TEXT + 1))])])
+      const result = validate(long, "organization")
+      expect(issues(result)).toEqual([["filter_expression.filters[1].filters[0].value", "too_long"]])
+      expect(messages(result)).toEqual([`must be at most ${MAX_FILTER_TEXT} characters; this one has ${MAX_FILTER_TEXT + 1}`])
+    }
+  )
 
   it("accepts component_type only as 'Resource Filter', on nested groups too", () => {
     const input = rawGroup([rawGroup([warehouseIsEtl], "or", { component_type: "Resource" })])

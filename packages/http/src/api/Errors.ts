@@ -6,6 +6,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import {
   AlreadyExists,
+  AttributionTimedOut,
   BadRequest,
   Conflict,
   Forbidden,
@@ -31,6 +32,7 @@ const declare = <A, I>(
 
 export const Declared = {
   AlreadyExists: declare(AlreadyExists),
+  AttributionTimedOut: declare(AttributionTimedOut),
   BadRequest: declare(BadRequest),
   Conflict: declare(Conflict),
   Forbidden: declare(Forbidden),

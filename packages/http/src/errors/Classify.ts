@@ -1,5 +1,5 @@
 /** Maps every failure the API can report to its HTTP description. Pure. */
-import type { DomainError, FieldIssue, ModelOutputInvalid, ModelUnavailable } from "@costline/core"
+import type { AttributionTimedOut, DomainError, FieldIssue, ModelOutputInvalid, ModelUnavailable } from "@costline/core"
 import { Predicate } from "effect"
 import {
   failure,
@@ -18,8 +18,11 @@ export const STORE_RETRY_AFTER_SECONDS = 1
 /** When the model provider gave no Retry-After of its own. */
 export const MODEL_RETRY_AFTER_SECONDS = 5
 
-/** Every typed failure a handler may report: the domain's, and the language model's (query analysis). */
-export type ApiError = DomainError | ModelUnavailable | ModelOutputInvalid
+/**
+ * Every typed failure a handler may report: the domain's, the language model's (query analysis),
+ * and an attribution's deadline.
+ */
+export type ApiError = DomainError | ModelUnavailable | ModelOutputInvalid | AttributionTimedOut
 
 /**
  * Core addresses fields as `query.max_results`, `filters[2].value` or plain `name`; a field with
@@ -56,7 +59,8 @@ export const DOMAIN_CODES = {
   RateLimited: "rate_limited",
   StoreUnavailable: "unavailable",
   ModelUnavailable: "unavailable",
-  ModelOutputInvalid: "bad_gateway"
+  ModelOutputInvalid: "bad_gateway",
+  AttributionTimedOut: "unavailable"
 } as const satisfies Record<ApiError["_tag"], ProblemCode>
 
 export const isDomainError = (u: unknown): u is ApiError =>
@@ -84,6 +88,12 @@ export const fromDomainError = (error: ApiError): HttpFailure => {
       return failure(code, error.message, {
         headers: { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds ?? MODEL_RETRY_AFTER_SECONDS))) }
       })
+    case "AttributionTimedOut":
+      // No Retry-After: the same month would most likely take as long again.
+      return failure(
+        code,
+        `${error.message}; retry when the service is less busy, or have the attribution timeout raised`
+      )
     default:
       return failure(code, error.message)
   }

@@ -3,13 +3,16 @@
  * handed over in bounded batches, each store the way it reads fastest while seeing one state of
  * the store throughout.
  *
- * SQLite reads the month in keyset batches in `seq` order, which is the order rows were written
+ * SQLite reads the month in batches of consecutive `seq` values, which is the order rows were written
  * and so (near enough) the order they lie on disk; following the (organization_id, start_time)
  * index instead would fetch each row from a random page, several times slower once the table
  * outgrows the cache. The index still bounds the scan: it gives the lowest and highest `seq` of
  * the month's rows, and only that span is read (tight when months are imported in order, wider
  * but never wrong when a file mixes them). The highest `seq` is also the snapshot: one writer at a
- * time, so every row committed after the scan began has a higher one.
+ * time, so every row committed after the scan began has a higher one. better-sqlite3 runs each
+ * statement on the event loop, so a statement reads a window of at most SEQ_WINDOW rows, however
+ * the month's rows are interleaved with other organizations' or months': each holds the loop for a
+ * few milliseconds only, and the caller paces the batches (see core's Slices).
  *
  * Postgres hands out `seq` at INSERT, not at COMMIT, so there the scan is one statement read
  * through a cursor (`FETCH` a batch at a time) inside a REPEATABLE READ, READ ONLY transaction (a
@@ -25,8 +28,10 @@ import { RepoContext } from "./RepoContext.js"
 
 /** Rows per INSERT: at 22 parameters a row, far below both databases' parameter limits. */
 const ROWS_PER_INSERT = 500
-/** Rows per scan query: large enough to amortise a round trip, small enough to never matter in memory. */
+/** Rows per Postgres FETCH: large enough to amortise a round trip, small enough to never matter in memory. */
 const ROWS_PER_SCAN = 5000
+/** `seq` values per SQLite batch: a statement that reads them takes a few milliseconds. */
+const SEQ_WINDOW = 2000
 
 type Kind = "timestamp" | "number" | "text" | "boolean" | "json"
 
@@ -130,27 +135,24 @@ export const make = Effect.gen(function*() {
     )
 
   // SQLite would rather take the time index and sort (it has no statistics to know better):
-  // NOT INDEXED leaves it the rowid range. `seq > after`: each batch continues where the last ended.
-  const batch = (scan: UsageScan, after: unknown, last: unknown) =>
+  // NOT INDEXED leaves it the rowid range (after, upTo].
+  const batch = (scan: UsageScan, after: number, upTo: number) =>
     sql`
       SELECT seq, ${columns} FROM usage_records NOT INDEXED
-      WHERE seq > ${after as SqlValue} AND seq <= ${last as SqlValue}
+      WHERE seq > ${after} AND seq <= ${upTo}
         AND organization_id = ${scan.organizationId}
         AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}
-      ORDER BY seq
-      LIMIT ${ROWS_PER_SCAN}`.values
+      ORDER BY seq`.values
 
-  const keysetScan = <E>(scan: UsageScan, onBatch: (records: ReadonlyArray<UsageRecord>) => Effect.Effect<void, E>) =>
+  const windowScan = <E>(scan: UsageScan, onBatch: (records: ReadonlyArray<UsageRecord>) => Effect.Effect<void, E>) =>
     Effect.gen(function*() {
       const span = yield* seqSpan(scan)
       if (Option.isNone(span)) return
+      const last = Number(span.value.last)
       // Just before the first row: `seq` is a positive integer, so first - 1 excludes nothing.
-      let after: unknown = Number(span.value.first) - 1
-      for (;;) {
-        const rows = yield* batch(scan, after, span.value.last)
+      for (let after = Number(span.value.first) - 1; after < last; after += SEQ_WINDOW) {
+        const rows = yield* batch(scan, after, Math.min(after + SEQ_WINDOW, last))
         if (rows.length > 0) yield* onBatch(rows.map(fromValues))
-        if (rows.length < ROWS_PER_SCAN) return
-        after = rows[rows.length - 1]![0]
       }
     })
 
@@ -198,7 +200,7 @@ export const make = Effect.gen(function*() {
         const handle = (records: ReadonlyArray<UsageRecord>) => Effect.mapInputContext(onBatch(records), (_: Context.Context<never>) => context)
         return sql.onDialectOrElse({
           pg: () => inSnapshot(cursorScan(scan, handle)),
-          orElse: () => keysetScan(scan, handle)
+          orElse: () => windowScan(scan, handle)
         })
       }).pipe(errors.orUnavailable, errors.unavailableDefects)
   })

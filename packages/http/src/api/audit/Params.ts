@@ -34,6 +34,18 @@ export const DateTimeRangeParam = Schema.transformOrFail(
   }
 )
 
+/**
+ * Characters in a `changed_by__ilike` / `__not_ilike` pattern, at most: the store matches it with
+ * SQL LIKE, whose work grows with the pattern. The same bound as usage filter values.
+ */
+export const MAX_CHANGED_BY_PATTERN = 1000
+
+const ChangedByPattern = Schema.String.pipe(
+  Schema.filter((pattern) =>
+    Array.from(pattern).length <= MAX_CHANGED_BY_PATTERN || `must be at most ${MAX_CHANGED_BY_PATTERN} characters`
+  )
+)
+
 export const AuditLogsParams = Schema.Struct({
   max_results: Schema.optionalWith(integerParam(1, MAX_PAGE_SIZE), { default: () => DEFAULT_PAGE_SIZE }),
   sort_order: Schema.optionalWith(SortOrder, { default: () => "asc" as const }),
@@ -50,8 +62,8 @@ export const AuditLogsParams = Schema.Struct({
   status__in: Schema.optional(oneOfList(AuditStatus)),
   status__not_in: Schema.optional(oneOfList(AuditStatus)),
   id__in: Schema.optional(listParam(Schema.UUID, "a UUID")),
-  changed_by__ilike: Schema.optional(Schema.String),
-  changed_by__not_ilike: Schema.optional(Schema.String),
+  changed_by__ilike: Schema.optional(ChangedByPattern),
+  changed_by__not_ilike: Schema.optional(ChangedByPattern),
   changed_by__isnull: Schema.optional(Schema.BooleanFromString)
 })
 export type AuditLogsParams = typeof AuditLogsParams.Type

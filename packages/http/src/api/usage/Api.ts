@@ -126,6 +126,7 @@ export class UsageGroupsApi extends v2(
         .annotate(Requires, READ)
         .setUrlParams(AttributionParams)
         .addSuccess(AttributionV2)
+        .addError(Declared.AttributionTimedOut)
     )
     .add(
       HttpApiEndpoint.get("listUsageDimensions", "/usage-dimensions")

@@ -2,6 +2,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Attribution, type UsageGroup, UsageDimensions, UsageGroups, type UsageGroupSet } from "@costline/core"
 import { Effect } from "effect"
+import { AttributionTimeout } from "../../Options.js"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import * as Respond from "../Respond.js"
@@ -19,6 +20,7 @@ export const UsageGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "usageGroup
   Effect.gen(function*() {
     const usageGroups = yield* UsageGroups
     const attribution = yield* Attribution
+    const attributionTimeout = yield* AttributionTimeout
 
     return handlers
       .handle("createUsageGroupSet", ({ payload }) =>
@@ -81,7 +83,8 @@ export const UsageGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "usageGroup
         Effect.gen(function*() {
           const caller = yield* Caller
           const setId = yield* setIdOf(path.usage_group_set_id)
-          return toAttributionV2(yield* attribution.run(caller.organizationId, setId, urlParams.month))
+          const report = yield* attribution.run(caller.organizationId, setId, urlParams.month, { timeout: attributionTimeout })
+          return toAttributionV2(report)
         }))
       .handle("listUsageDimensions", ({ urlParams }) =>
         Effect.gen(function*() {
