@@ -41,7 +41,7 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
   Effect.map(EdgeRoutes.make(api, options), (edgeRoutes) => {
     const routes = RouteTable.fromApi(api)
     const edges = (app: HttpApp.Default) =>
-      Cors.make(options.cors, routes)(edgeRoutes(ReadTimeout.make(options.readTimeout)(app)))
+      Cors.make(options.cors, routes)(edgeRoutes(ReadTimeout.make(options.readTimeout)(BodyLimits.nestingLimit(app))))
 
     const respond = (app: HttpApp.Default, request: HttpServerRequest.HttpServerRequest, requestId: string) => {
       const version = versionOf(request.url)
