@@ -3,10 +3,16 @@
  * types a body may have, the one spelling of each route's path, bodies streamed over the limit,
  * slow headers, and failed authentication per client address.
  */
-import { CostlineApi, MAX_JSON_DEPTH } from "@costline/http"
-import { layer } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import { connect } from "node:net"
+import { contractSecrets } from "@costline/core/testing"
+import { CostlineApi, makeHandler, MAX_JSON_DEPTH } from "@costline/http"
+import { SqliteStore } from "@costline/store-sqlite"
+import { it, layer } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
+import { type AddressInfo, connect } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect } from "vitest"
 import * as RouteTable from "../src/routing/RouteTable.js"
 import { baseUrl, call, makeTestServer, seedTenant } from "./support/TestServer.js"
@@ -139,4 +145,80 @@ describe("content types", () => {
         expect(patched.body.name).toBe("Patched")
       }))
   })
+})
+
+/** Spellings of `/v2/audit-logs` that the router would take for it; each must be a 404. */
+const NON_CANONICAL = [
+  "/V2/AUDIT-LOGS",
+  "/v2/Audit-Logs",
+  "//v2/audit-logs",
+  "/v2//audit-logs",
+  "/v2/audit-logs/",
+  "/v2/audit-logs;x",
+  "/v2/%61udit-logs"
+]
+
+describe("one path per route", () => {
+  layer(makeTestServer(), { excludeTestServices: true })((it) => {
+    it.effect("only the exact spelling of a route's path reaches it; the others are 404, in the caller's version", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const auth = { token: tenant.adminKey, tenant: tenant.id }
+        expect((yield* call("GET", "/v2/audit-logs", auth)).status).toBe(200)
+        for (const path of NON_CANONICAL) {
+          const reply = yield* call("GET", path, auth)
+          expect({ path, status: reply.status }).toEqual({ path, status: 404 })
+          expect(reply.body.code).toBe("not_found")
+        }
+        const v1 = yield* call("GET", `/API/${tenant.id}/teams/x`, { token: tenant.adminKey })
+        expect(v1.status).toBe(404)
+        expect((yield* call("GET", `/api/${tenant.id}/teams/x/`, { token: tenant.adminKey })).body).toEqual({
+          detail: `no route for GET /api/${tenant.id}/teams/x/`
+        })
+        // Parameters are values, not spellings: any case, percent-decoded.
+        const created = yield* call("POST", "/v2/teams", { ...auth, json: { name: "Spelled" } })
+        expect((yield* call("GET", `/v2/teams/${encodeURIComponent(created.body.id)}`, auth)).status).toBe(200)
+      }))
+
+    it.effect("a wrong method on a wrongly spelled path is a 404, not a 405", () =>
+      Effect.gen(function*() {
+        expect((yield* call("DELETE", "/V2/AUDIT-LOGS")).status).toBe(404)
+        expect((yield* call("DELETE", "/v2/audit-logs")).status).toBe(405)
+      }))
+
+    it.effect("the documents and probes have one spelling too", () =>
+      Effect.gen(function*() {
+        expect((yield* call("GET", "/healthz")).status).toBe(200)
+        expect((yield* call("GET", "/v2/openapi.json")).status).toBe(200)
+        for (const path of ["/HEALTHZ", "/healthz/", "//healthz", "/V2/openapi.json", "/docs/"]) {
+          expect({ path, status: (yield* call("GET", path)).status }).toEqual({ path, status: 404 })
+        }
+      }))
+  })
+
+  it.live("under a mount base path as well", () =>
+    Effect.gen(function*() {
+      const directory = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(join(tmpdir(), "costline-edges-"))),
+        (directory) => Effect.sync(() => rmSync(directory, { recursive: true, force: true }))
+      )
+      const store = SqliteStore.layer({ filename: join(directory, "costline.db") })
+      const tenant = yield* Effect.provide(seedTenant, yield* Layer.build(makeTestServer({ store })))
+      const handler = makeHandler({ store, secrets: contractSecrets, rateLimit: false, basePath: "/cost" })
+      yield* Effect.addFinalizer(() => Effect.promise(() => handler.dispose()))
+      const server = createServer(handler)
+      yield* Effect.acquireRelease(
+        Effect.async<void>((resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.void))),
+        () => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+      )
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const get = (path: string) =>
+        Effect.promise(() =>
+          fetch(`${base}${path}`, { headers: { authorization: `Bearer ${tenant.adminKey}`, "x-tenant-id": tenant.id } })
+        ).pipe(Effect.map((response) => response.status))
+      expect(yield* get("/cost/v2/audit-logs")).toBe(200)
+      for (const path of [...NON_CANONICAL.map((path) => `/cost${path}`), "/COST/v2/audit-logs", "/cost//v2/audit-logs"]) {
+        expect({ path, status: yield* get(path) }).toEqual({ path, status: 404 })
+      }
+    }).pipe(Effect.scoped))
 })

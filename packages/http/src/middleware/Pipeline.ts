@@ -17,6 +17,7 @@ import * as ProblemJson from "../errors/ProblemJson.js"
 import * as RouteTable from "../routing/RouteTable.js"
 import * as AccessLog from "./AccessLog.js"
 import * as BodyLimits from "./BodyLimits.js"
+import * as CanonicalPath from "./CanonicalPath.js"
 import * as Cors from "./Cors.js"
 import * as Deprecation from "./Deprecation.js"
 import * as EdgeRoutes from "./EdgeRoutes.js"
@@ -40,8 +41,11 @@ const render = (version: ApiVersion, failure: HttpFailure, requestId: string) =>
 export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
   Effect.map(EdgeRoutes.make(api, options), (edgeRoutes) => {
     const routes = RouteTable.fromApi(api)
+    const canonical = CanonicalPath.make(routes)
     const edges = (app: HttpApp.Default) =>
-      Cors.make(options.cors, routes)(edgeRoutes(ReadTimeout.make(options.readTimeout)(BodyLimits.nestingLimit(app))))
+      Cors.make(options.cors, routes)(
+        edgeRoutes(canonical(ReadTimeout.make(options.readTimeout)(BodyLimits.nestingLimit(app))))
+      )
 
     const respond = (app: HttpApp.Default, request: HttpServerRequest.HttpServerRequest, requestId: string) => {
       const version = versionOf(request.url)
