@@ -7,7 +7,7 @@ import { RateLimitPolicy } from "@costline/core"
 import type { ServeOptions } from "@costline/http"
 import { Config, ConfigError, Duration, Either, Option, Schema } from "effect"
 
-export type EdgeOptions = Pick<ServeOptions<unknown>, "rateLimit" | "readTimeout" | "cors" | "drainTimeout">
+export type EdgeOptions = Pick<ServeOptions<unknown>, "rateLimit" | "readTimeout" | "cors" | "drainTimeout" | "headersTimeout">
 
 /** `off`, or `<requests per second>/<burst>` such as `50/100`. */
 export const parseRateLimit = (text: string): Either.Either<RateLimitPolicy | false, string> => {
@@ -56,12 +56,14 @@ export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
   rateLimit,
   readTimeout: milliseconds("COSTLINE_READ_TIMEOUT_MS"),
   drainTimeout: milliseconds("COSTLINE_DRAIN_TIMEOUT_MS"),
+  headersTimeout: milliseconds("COSTLINE_HEADERS_TIMEOUT_MS"),
   cors: Config.string("COSTLINE_CORS_ORIGINS").pipe(Config.map(parseOrigins), Config.option)
 }).pipe(
   Config.map((options) => ({
     rateLimit: Option.getOrUndefined(options.rateLimit),
     readTimeout: Option.getOrUndefined(options.readTimeout),
     drainTimeout: Option.getOrUndefined(options.drainTimeout),
+    headersTimeout: Option.getOrUndefined(options.headersTimeout),
     cors: Option.getOrUndefined(Option.map(options.cors, (origins) => ({ origins })))
   }))
 )

@@ -222,3 +222,21 @@ describe("one path per route", () => {
       }
     }).pipe(Effect.scoped))
 })
+
+describe("slow headers", () => {
+  layer(makeTestServer({ headersTimeout: "300 millis" }), { excludeTestServices: true })((it) => {
+    it.effect("headers that do not arrive within the headers timeout are answered 408 and the connection closed, promptly", () =>
+      Effect.gen(function*() {
+        const started = Date.now()
+        const { received } = yield* rawExchange((send) => send("GET /v2/audit-logs HTTP/1.1\r\nhost: localhost\r\n"))
+        expect(received).toMatch(/^HTTP\/1\.1 408 /)
+        // Node's own check runs every 30 s: without a shorter interval this took up to 30 s more.
+        expect(Date.now() - started).toBeLessThan(5_000)
+      }))
+
+    it.effect("headers that arrive in time are served as usual", () =>
+      Effect.gen(function*() {
+        expect((yield* call("GET", "/healthz")).status).toBe(200)
+      }))
+  })
+})
