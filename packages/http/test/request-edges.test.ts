@@ -30,6 +30,37 @@ export const rawExchange = (write: (send: (data: string) => void) => void) =>
       socket.on("close", () => resume(Effect.succeed({ received, error })))
     }))
 
+/** The complete HTTP responses in `received` (each with its Content-Length body). */
+const responsesIn = (received: string): Array<{ readonly head: string; readonly body: string }> => {
+  const responses: Array<{ head: string; body: string }> = []
+  let rest = received
+  for (;;) {
+    const end = rest.indexOf("\r\n\r\n")
+    if (end === -1) return responses
+    const head = rest.slice(0, end)
+    const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0)
+    if (rest.length < end + 4 + length) return responses
+    responses.push({ head, body: rest.slice(end + 4, end + 4 + length) })
+    rest = rest.slice(end + 4 + length)
+  }
+}
+
+/** Writes `data` on one connection and collects `count` responses, then closes it. */
+const exchange = (data: ReadonlyArray<string>, count: number) =>
+  Effect.flatMap(baseUrl, (base) =>
+    Effect.async<{ readonly responses: ReturnType<typeof responsesIn>; readonly error: string | undefined }>((resume) => {
+      const { hostname, port } = new URL(base)
+      let received = ""
+      let error: string | undefined
+      const socket = connect(Number(port), hostname, () => data.forEach((part) => socket.write(part)))
+      socket.on("data", (chunk) => {
+        received += chunk.toString()
+        if (responsesIn(received).length >= count) socket.destroy()
+      })
+      socket.on("error", (cause) => (error = cause.message))
+      socket.on("close", () => resume(Effect.succeed({ responses: responsesIn(received), error })))
+    }))
+
 const nested = (depth: number) => `{"name":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`
 
 /** Every operation that takes a body, with a placeholder for each path parameter. */
@@ -237,6 +268,61 @@ describe("slow headers", () => {
     it.effect("headers that arrive in time are served as usual", () =>
       Effect.gen(function*() {
         expect((yield* call("GET", "/healthz")).status).toBe(200)
+      }))
+  })
+})
+
+const LIMIT = 2048
+
+const chunked = (path: string, tenant: { id: string; adminKey: string }, bytes: number) => [
+  [
+    `POST ${path} HTTP/1.1`,
+    "host: localhost",
+    "content-type: application/json",
+    "transfer-encoding: chunked",
+    `authorization: Bearer ${tenant.adminKey}`,
+    `x-tenant-id: ${tenant.id}`,
+    "",
+    ""
+  ].join("\r\n"),
+  ...Array.from({ length: Math.ceil(bytes / 1000) }, (_, index) => {
+    const chunk = index === 0 ? `{"name":"chunked","padding":"${"x".repeat(972)}` : "x".repeat(1000)
+    return `${chunk.length.toString(16)}\r\n${chunk}\r\n`
+  }),
+  "3\r\n\"}\n\r\n0\r\n\r\n"
+]
+
+const HEALTH = "GET /healthz HTTP/1.1\r\nhost: localhost\r\n\r\n"
+
+describe("bodies of unannounced length", () => {
+  layer(makeTestServer({ maxBodyBytes: LIMIT }), { excludeTestServices: true })((it) => {
+    it.effect("a chunked body over the limit is answered 413, and the connection serves the next request", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        for (const size of [LIMIT * 2, 1_000_000]) {
+          const { error, responses } = yield* exchange([...chunked("/v2/teams", tenant, size), HEALTH], 2)
+          expect(error).toBeUndefined()
+          expect(responses.map(({ head }) => head.split("\r\n", 1)[0])).toEqual([
+            "HTTP/1.1 413 Payload Too Large",
+            "HTTP/1.1 200 OK"
+          ])
+          expect(JSON.parse(responses[0]!.body)).toMatchObject({
+            code: "payload_too_large",
+            detail: `the request body exceeds ${LIMIT} bytes`
+          })
+        }
+        const v1 = yield* exchange(chunked(`/api/${tenant.id}/teams`, tenant, LIMIT * 2), 1)
+        expect(JSON.parse(v1.responses[0]!.body)).toEqual({ detail: `the request body exceeds ${LIMIT} bytes` })
+        const audit = yield* call("GET", "/v2/audit-logs?resource__in=teams", { token: tenant.adminKey, tenant: tenant.id })
+        expect(audit.body.items).toEqual([])
+      }))
+
+    it.effect("a chunked body within the limit is served", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const { responses } = yield* exchange(chunked("/v2/teams", tenant, LIMIT - 100), 1)
+        expect(responses[0]!.head).toMatch(/^HTTP\/1\.1 201 /)
+        expect(JSON.parse(responses[0]!.body)).toMatchObject({ name: "chunked" })
       }))
   })
 })

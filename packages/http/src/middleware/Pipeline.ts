@@ -24,6 +24,7 @@ import * as EdgeRoutes from "./EdgeRoutes.js"
 import * as RateLimit from "./RateLimit.js"
 import * as ReadTimeout from "./ReadTimeout.js"
 import * as RequestId from "./RequestId.js"
+import * as UnannouncedBody from "./UnannouncedBody.js"
 
 export interface PipelineOptions {
   readonly maxBodyBytes: number
@@ -49,19 +50,25 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
 
     const respond = (app: HttpApp.Default, request: HttpServerRequest.HttpServerRequest, requestId: string) => {
       const version = versionOf(request.url)
-      // One instance reads the body, so whoever reads it again (error reporting) gets the same text.
-      const readable = BodyLimits.asPlainJson(request)
+      const answer = (cause: Cause.Cause<unknown>, readable: HttpServerRequest.HttpServerRequest) =>
+        // A client that went away needs no answer; let the server see the interruption.
+        Cause.isInterruptedOnly(cause)
+          ? Effect.failCause(cause as Cause.Cause<never>)
+          : Effect.map(describe(cause, readable, routes, options.maxBodyBytes), (failure) =>
+            render(version, failure, requestId))
       return BodyLimits.check(request, options.maxBodyBytes).pipe(
-        Effect.zipRight(Effect.provideService(edges(app), HttpServerRequest.HttpServerRequest, readable)),
+        Effect.zipRight(UnannouncedBody.bounded(request, options.maxBodyBytes, options.readTimeout)),
+        // One instance reads the body, so whoever reads it again (error reporting) gets the same text.
+        Effect.map(BodyLimits.asPlainJson),
+        Effect.matchCauseEffect({
+          onFailure: (cause) => answer(cause, request),
+          onSuccess: (readable) =>
+            Effect.provideService(edges(app), HttpServerRequest.HttpServerRequest, readable).pipe(
+              Effect.catchAllCause((cause) => answer(cause, readable))
+            )
+        }),
         HttpIncomingMessage.withMaxBodySize(Option.some(options.maxBodyBytes)),
         Effect.provideService(RequestId.RequestId, requestId),
-        Effect.catchAllCause((cause) =>
-          // A client that went away needs no answer; let the server see the interruption.
-          Cause.isInterruptedOnly(cause)
-            ? Effect.failCause(cause as Cause.Cause<never>)
-            : Effect.map(describe(cause, readable, routes, options.maxBodyBytes), (failure) =>
-              render(version, failure, requestId))
-        ),
         Effect.map((response) =>
           HttpServerResponse.setHeaders(response, {
             [RequestId.HEADER]: requestId,
