@@ -24,6 +24,7 @@ import * as EdgeRoutes from "./EdgeRoutes.js"
 import * as RateLimit from "./RateLimit.js"
 import * as ReadTimeout from "./ReadTimeout.js"
 import * as RequestId from "./RequestId.js"
+import * as StorableInput from "./StorableInput.js"
 import * as UnannouncedBody from "./UnannouncedBody.js"
 
 export interface PipelineOptions {
@@ -43,9 +44,10 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
   Effect.map(EdgeRoutes.make(api, options), (edgeRoutes) => {
     const routes = RouteTable.fromApi(api)
     const canonical = CanonicalPath.make(routes)
+    const storable = StorableInput.make(routes)
     const edges = (app: HttpApp.Default) =>
       Cors.make(options.cors, routes)(
-        edgeRoutes(canonical(ReadTimeout.make(options.readTimeout)(BodyLimits.nestingLimit(app))))
+        edgeRoutes(canonical(ReadTimeout.make(options.readTimeout)(BodyLimits.nestingLimit(storable(app)))))
       )
 
     const respond = (app: HttpApp.Default, request: HttpServerRequest.HttpServerRequest, requestId: string) => {
