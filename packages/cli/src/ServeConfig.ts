@@ -9,7 +9,7 @@ import { Config, ConfigError, Duration, Either, LogLevel, Option, Schema } from 
 
 export type EdgeOptions = Pick<
   ServeOptions<unknown>,
-  "rateLimit" | "readTimeout" | "cors" | "drainTimeout" | "attributionTimeout"
+  "rateLimit" | "readTimeout" | "cors" | "drainTimeout" | "attributionTimeout" | "headersTimeout"
 >
 
 /** `off`, or `<requests per second>/<burst>` such as `50/100`. */
@@ -60,6 +60,7 @@ export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
   readTimeout: milliseconds("COSTLINE_READ_TIMEOUT_MS"),
   drainTimeout: milliseconds("COSTLINE_DRAIN_TIMEOUT_MS"),
   attributionTimeout: milliseconds("COSTLINE_ATTRIBUTION_TIMEOUT_MS"),
+  headersTimeout: milliseconds("COSTLINE_HEADERS_TIMEOUT_MS"),
   cors: Config.string("COSTLINE_CORS_ORIGINS").pipe(Config.map(parseOrigins), Config.option)
 }).pipe(
   Config.map((options) => ({
@@ -67,6 +68,7 @@ export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
     readTimeout: Option.getOrUndefined(options.readTimeout),
     drainTimeout: Option.getOrUndefined(options.drainTimeout),
     attributionTimeout: Option.getOrUndefined(options.attributionTimeout),
+    headersTimeout: Option.getOrUndefined(options.headersTimeout),
     cors: Option.getOrUndefined(Option.map(options.cors, (origins) => ({ origins })))
   }))
 )

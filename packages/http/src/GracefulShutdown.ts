@@ -10,6 +10,15 @@ import { createServer, type Server, type ServerResponse } from "node:http"
 
 export const DEFAULT_DRAIN_TIMEOUT = Duration.seconds(10)
 
+/** How long a client may take to send a request's headers; then Node answers 408 and closes. */
+export const DEFAULT_HEADERS_TIMEOUT = Duration.seconds(60)
+
+/**
+ * Node checks the headers timeout on a timer (every 30 s by default, so a slow client kept its
+ * socket up to 90 s): checked every second here, at most this much after the timeout.
+ */
+const MAX_CHECKING_INTERVAL_MS = 1000
+
 export interface Drainable {
   /** Creates the node server (give it to `NodeHttpServer.layer`); requests are tracked from the start. */
   readonly createServer: () => Server
@@ -17,7 +26,11 @@ export interface Drainable {
   readonly layer: Layer.Layer<never>
 }
 
-export const make = (drainTimeout: Duration.DurationInput = DEFAULT_DRAIN_TIMEOUT): Drainable => {
+export const make = (
+  drainTimeout: Duration.DurationInput = DEFAULT_DRAIN_TIMEOUT,
+  headersTimeout: Duration.DurationInput = DEFAULT_HEADERS_TIMEOUT
+): Drainable => {
+  const headersTimeoutMs = Math.max(1, Math.round(Duration.toMillis(headersTimeout)))
   let server: Server | undefined
   let closing = false
   const inFlight = new Set<ServerResponse>()
@@ -48,7 +61,12 @@ export const make = (drainTimeout: Duration.DurationInput = DEFAULT_DRAIN_TIMEOU
 
   return {
     createServer: () => {
-      server = createServer()
+      server = createServer({
+        headersTimeout: headersTimeoutMs,
+        // Node requires the whole-request timeout to be at least the headers timeout.
+        requestTimeout: Math.max(headersTimeoutMs, 300_000),
+        connectionsCheckingInterval: Math.min(MAX_CHECKING_INTERVAL_MS, headersTimeoutMs)
+      })
       // Registered before the API's own listener, so it sees every request first.
       server.on("request", (_request, response: ServerResponse) => track(response))
       return server

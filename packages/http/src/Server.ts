@@ -18,11 +18,16 @@ export interface ServeOptions<E> extends ApiOptions<E> {
   readonly host?: string | undefined
   /** How long shutdown waits for in-flight requests before cutting them off. Default 10 seconds. */
   readonly drainTimeout?: Duration.DurationInput | undefined
+  /**
+   * How long a client may take to send a request's headers; then it is answered 408 and its
+   * connection closed (within a second). Default 60 seconds.
+   */
+  readonly headersTimeout?: Duration.DurationInput | undefined
 }
 
 /** Provides the running `HttpServer` (and its address); access log on unless turned off. */
 export const serve = <E>(options: ServeOptions<E>) => {
-  const shutdown = GracefulShutdown.make(options.drainTimeout)
+  const shutdown = GracefulShutdown.make(options.drainTimeout, options.headersTimeout)
   // Built in order API → listener → routes → drain; closed in reverse, so the store outlives
   // every request the listener accepted.
   return shutdown.layer.pipe(

@@ -26,7 +26,9 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
   contentType: Schema.String
 }) {
   override get message() {
-    return `content type '${this.contentType}' is not supported; send application/json`
+    return this.contentType === ""
+      ? "a request body needs a content type; send application/json"
+      : `content type '${this.contentType}' is not supported; send application/json`
   }
 }
 

@@ -1,11 +1,14 @@
 /**
- * Checks a request body before anything reads it: too large → 413, not JSON → 415. Announced
- * sizes are checked here; for bodies without a `Content-Length` the same limit is enforced while
- * reading (see the pipeline).
+ * Checks a request body before anything parses it: too large → 413; not JSON, without a
+ * `Content-Type`, or in a charset other than UTF-8 → 415; nested deeper than `MAX_JSON_DEPTH`
+ * → 400. Announced sizes are checked here; for bodies without a `Content-Length` the same limit
+ * is enforced while reading (see the pipeline).
  */
-import { Headers, HttpMethod, type HttpServerRequest } from "@effect/platform"
+import { Headers, type HttpApp, HttpMethod, HttpServerRequest } from "@effect/platform"
+import { BadRequest } from "@costline/core"
 import { Effect } from "effect"
 import { PayloadTooLarge, UnsupportedMediaType } from "../errors/RequestErrors.js"
+import * as JsonDepth from "./JsonDepth.js"
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
@@ -25,9 +28,28 @@ const MERGE_PATCH_TYPE = "application/merge-patch+json"
 /** The media type without parameters such as `charset`. */
 const mediaType = (contentType: string) => contentType.split(";", 1)[0]!.trim().toLowerCase()
 
+/** The `charset` parameter, lower-cased and unquoted; undefined when there is none. */
+const charset = (contentType: string): string | undefined => {
+  for (const parameter of contentType.split(";").slice(1)) {
+    const [name, ...value] = parameter.split("=")
+    if (name!.trim().toLowerCase() === "charset") return value.join("=").trim().replace(/^"(.*)"$/, "$1").toLowerCase()
+  }
+  return undefined
+}
+
+/** JSON is UTF-8 (RFC 8259): a body that says it is anything else would be read as the wrong text. */
 const isJson = (method: string, contentType: string) => {
   const type = mediaType(contentType)
-  return type === JSON_TYPE || (method === "PATCH" && type === MERGE_PATCH_TYPE)
+  const encoding = charset(contentType)
+  return (type === JSON_TYPE || (method === "PATCH" && type === MERGE_PATCH_TYPE)) &&
+    (encoding === undefined || encoding === "utf-8")
+}
+
+/** Whether the request says it carries a body (an announced length above zero, or chunks). */
+export const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  if (!HttpMethod.hasBody(request.method)) return false
+  const length = request.headers["content-length"]
+  return (length !== undefined && Number(length) > 0) || request.headers["transfer-encoding"] !== undefined
 }
 
 /** The platform parses a body as JSON only under `application/json`, so a merge patch is presented as that. */
@@ -45,10 +67,29 @@ export const check = (
   if (!HttpMethod.hasBody(request.method)) return Effect.void
   const length = request.headers["content-length"]
   if (length !== undefined && Number(length) > maxBytes) return Effect.fail(new PayloadTooLarge({ limitBytes: maxBytes }))
-  const hasBody = (length !== undefined && Number(length) > 0) || request.headers["transfer-encoding"] !== undefined
-  const contentType = request.headers["content-type"]
-  if (hasBody && contentType !== undefined && !isJson(request.method, contentType)) {
+  const contentType = request.headers["content-type"] ?? ""
+  if (hasBody(request) && !isJson(request.method, contentType)) {
     return Effect.fail(new UnsupportedMediaType({ contentType }))
   }
   return Effect.void
 }
+
+/**
+ * Refuses a body nested deeper than `MAX_JSON_DEPTH` before the endpoint parses it. Runs once
+ * the body has been read (the platform keeps the text, so it is not read twice).
+ */
+export const nestingLimit = <E, R>(app: HttpApp.Default<E, R>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | BadRequest, R> => {
+    if (!hasBody(request)) return app
+    return request.text.pipe(
+      // A body that cannot be read is the endpoint's to report, as it reports it today.
+      Effect.orElseSucceed(() => ""),
+      Effect.flatMap((text): HttpApp.Default<E | BadRequest, R> =>
+        JsonDepth.exceeds(text, JsonDepth.MAX_JSON_DEPTH)
+          ? Effect.fail(
+            new BadRequest({ message: `the request body nests deeper than ${JsonDepth.MAX_JSON_DEPTH} levels` })
+          )
+          : app
+      )
+    )
+  })

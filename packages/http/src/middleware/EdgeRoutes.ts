@@ -1,7 +1,8 @@
 /**
  * The routes that are not API operations: the OpenAPI documents, the docs page and the health
  * probes. They are answered ahead of the API router (no credentials, no tenant, no rate limit),
- * so the router holds exactly the operations the documents describe. GET and HEAD only.
+ * so the router holds exactly the operations the documents describe. GET and HEAD only, at their
+ * one spelling (as every route: see `RouteTable`).
  */
 import { type HttpApi, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { StoreHealth } from "@costline/core"
@@ -10,16 +11,12 @@ import { V1_PREFIX, V2_PREFIX } from "../api/Versions.js"
 import * as DocsPage from "../docs/DocsPage.js"
 import { MethodNotAllowed } from "../errors/RequestErrors.js"
 import * as OpenApiDocuments from "../openapi/index.js"
-import { pathSegments } from "../routing/RouteTable.js"
 import type { Metrics } from "../observability/Metrics.js"
 import * as Health from "./Health.js"
 
 export const OPENAPI_PATHS = { v2: `${V2_PREFIX}/openapi.json`, v1: `${V1_PREFIX}/openapi.json` } as const
 
 type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, never, StoreHealth>
-
-/** A path as the router compares it: segments, duplicate slashes dropped, case ignored. */
-const normalize = (path: string) => `/${pathSegments(path).join("/")}`.toLowerCase()
 
 const READ_METHODS = ["GET", "HEAD"]
 
@@ -39,9 +36,9 @@ export const make = (
       })
     const assets = DocsPage.makeAssets()
     const fixed = new Map<string, Handler>([
-      [normalize(OPENAPI_PATHS.v2), document("v2")],
-      [normalize(OPENAPI_PATHS.v1), document("v1")],
-      [normalize(DocsPage.PATH), Effect.succeed(DocsPage.page)],
+      [OPENAPI_PATHS.v2, document("v2")],
+      [OPENAPI_PATHS.v1, document("v1")],
+      [DocsPage.PATH, Effect.succeed(DocsPage.page)],
       [Health.LIVENESS_PATH, Effect.succeed(Health.liveness)],
       [Health.READINESS_PATH, Health.readiness],
       [Health.VERSION_PATH, Health.version]
@@ -53,15 +50,10 @@ export const make = (
           HttpServerResponse.text(body, { contentType, headers: { "cache-control": "no-store" } }))
       )
     }
-    const handlerFor = (path: string): Handler | undefined => {
-      const normalized = normalize(path)
-      const docsPrefix = `${DocsPage.PATH}/`
-      if (normalized.startsWith(docsPrefix)) {
-        // Asset names are matched exactly, as they are spelled in the package.
-        return assets(pathSegments(path).slice(1).join("/"))
-      }
-      return fixed.get(normalized)
-    }
+    const docsPrefix = `${DocsPage.PATH}/`
+    const handlerFor = (path: string): Handler | undefined =>
+      // Asset names are matched exactly, as they are spelled in the package.
+      path.startsWith(docsPrefix) ? assets(path.slice(docsPrefix.length)) : fixed.get(path)
     const health = yield* Effect.context<StoreHealth>()
 
     return <E, R>(app: HttpApp.Default<E, R>) =>

@@ -18,12 +18,15 @@ import type { Metrics } from "../observability/Metrics.js"
 import * as RouteTable from "../routing/RouteTable.js"
 import * as AccessLog from "./AccessLog.js"
 import * as BodyLimits from "./BodyLimits.js"
+import * as CanonicalPath from "./CanonicalPath.js"
 import * as Cors from "./Cors.js"
 import * as Deprecation from "./Deprecation.js"
 import * as EdgeRoutes from "./EdgeRoutes.js"
 import * as RateLimit from "./RateLimit.js"
 import * as ReadTimeout from "./ReadTimeout.js"
 import * as RequestId from "./RequestId.js"
+import * as StorableInput from "./StorableInput.js"
+import * as UnannouncedBody from "./UnannouncedBody.js"
 
 export interface PipelineOptions {
   readonly maxBodyBytes: number
@@ -45,25 +48,35 @@ const render = (version: ApiVersion, failure: HttpFailure, requestId: string) =>
 export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
   Effect.map(EdgeRoutes.make(api, options), (edgeRoutes) => {
     const routes = RouteTable.fromApi(api)
+    const canonical = CanonicalPath.make(routes)
+    const storable = StorableInput.make(routes)
     const edges = (app: HttpApp.Default) =>
-      Cors.make(options.cors, routes)(edgeRoutes(ReadTimeout.make(options.readTimeout)(app)))
+      Cors.make(options.cors, routes)(
+        edgeRoutes(canonical(ReadTimeout.make(options.readTimeout)(BodyLimits.nestingLimit(storable(app)))))
+      )
 
     const respond = (app: HttpApp.Default, request: HttpServerRequest.HttpServerRequest, requestId: string) => {
       const version = versionOf(request.url)
-      // One instance reads the body, so whoever reads it again (error reporting) gets the same text.
-      const readable = BodyLimits.asPlainJson(request)
       const maxBodyBytes = BodyLimits.limitFor(request.url, options)
+      const answer = (cause: Cause.Cause<unknown>, readable: HttpServerRequest.HttpServerRequest) =>
+        // A client that went away needs no answer; let the server see the interruption.
+        Cause.isInterruptedOnly(cause)
+          ? Effect.failCause(cause as Cause.Cause<never>)
+          : Effect.map(describe(cause, readable, routes, maxBodyBytes), (failure) =>
+            render(version, failure, requestId))
       return BodyLimits.check(request, maxBodyBytes).pipe(
-        Effect.zipRight(Effect.provideService(edges(app), HttpServerRequest.HttpServerRequest, readable)),
+        Effect.zipRight(UnannouncedBody.bounded(request, maxBodyBytes, options.readTimeout)),
+        // One instance reads the body, so whoever reads it again (error reporting) gets the same text.
+        Effect.map(BodyLimits.asPlainJson),
+        Effect.matchCauseEffect({
+          onFailure: (cause) => answer(cause, request),
+          onSuccess: (readable) =>
+            Effect.provideService(edges(app), HttpServerRequest.HttpServerRequest, readable).pipe(
+              Effect.catchAllCause((cause) => answer(cause, readable))
+            )
+        }),
         HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
         Effect.provideService(RequestId.RequestId, requestId),
-        Effect.catchAllCause((cause) =>
-          // A client that went away needs no answer; let the server see the interruption.
-          Cause.isInterruptedOnly(cause)
-            ? Effect.failCause(cause as Cause.Cause<never>)
-            : Effect.map(describe(cause, readable, routes, maxBodyBytes), (failure) =>
-              render(version, failure, requestId))
-        ),
         Effect.map((response) =>
           HttpServerResponse.setHeaders(response, {
             [RequestId.HEADER]: requestId,

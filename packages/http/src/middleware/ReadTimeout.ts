@@ -4,17 +4,12 @@
  * otherwise be taken for the next request). The body is read here, ahead of the endpoint; the
  * platform caches it, so the endpoint decodes the same bytes without reading again.
  */
-import { type HttpApp, HttpMethod, HttpServerRequest } from "@effect/platform"
+import { type HttpApp, HttpServerRequest } from "@effect/platform"
 import { Duration, Effect, Fiber } from "effect"
 import { RequestTimeout } from "../errors/RequestErrors.js"
+import { hasBody } from "./BodyLimits.js"
 
 export const DEFAULT_READ_TIMEOUT = Duration.seconds(30)
-
-const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean => {
-  if (!HttpMethod.hasBody(request.method)) return false
-  const length = request.headers["content-length"]
-  return (length !== undefined && Number(length) > 0) || request.headers["transfer-encoding"] !== undefined
-}
 
 export const make = (timeout: Duration.DurationInput) => <E, R>(app: HttpApp.Default<E, R>) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | RequestTimeout, R> => {

@@ -18,13 +18,13 @@ import {
   Users
 } from "@costline/core"
 import { contractSecrets } from "@costline/core/testing"
-import { type ApiOptions, serve } from "@costline/http"
+import { serve, type ServeOptions } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
 import { Effect, Layer, TestClock, TestContext } from "effect"
 import { randomUUID } from "node:crypto"
 
 export const makeTestServer = (
-  options: Omit<ApiOptions<unknown>, "store"> & { readonly store?: Layer.Layer<Repositories, unknown> } = {}
+  options: Omit<ServeOptions<unknown>, "store" | "port"> & { readonly store?: Layer.Layer<Repositories, unknown> } = {}
 ) => {
   const store = options.store ?? SqliteStore.layer({ filename: ":memory:" })
   // Never the environment's: a developer's COSTLINE_* settings must not change what tests see.

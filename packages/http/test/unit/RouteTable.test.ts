@@ -32,9 +32,13 @@ describe("RouteTable", () => {
     expect(matched("POST", "/api/acme/items")).toEqual(Option.some({ name: "create", params: { org: "acme" } }))
   })
 
-  it("matches as the router does: letter case, trailing and duplicate slashes do not matter", () => {
-    expect(matched("GET", "/V2/ITEMS/")).toEqual(Option.some({ name: "list", params: {} }))
-    expect(matched("GET", "//v2//items/7/")).toEqual(Option.some({ name: "read", params: { id: "7" } }))
+  it("matches only a path's one spelling: letter case, `//`, a trailing `/`, `;` or an encoded literal miss", () => {
+    for (const path of ["/V2/ITEMS", "/v2/items/", "//v2/items", "/v2//items/7", "/v2/items;x", "/v2/%69tems"]) {
+      expect(matched("GET", path)).toEqual(Option.none())
+      expect(RouteTable.isKnownPath(table, path)).toBe(false)
+    }
+    expect(RouteTable.isKnownPath(table, "/v2/items?x=1")).toBe(true)
+    expect(matched("GET", "/v2/items/ABC")).toEqual(Option.some({ name: "read", params: { id: "ABC" } }))
   })
 
   it("serves HEAD with the GET route", () => {

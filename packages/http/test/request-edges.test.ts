@@ -1,0 +1,328 @@
+/**
+ * The edges of a request, through the real server: how deeply a body may nest, which content
+ * types a body may have, the one spelling of each route's path, bodies streamed over the limit,
+ * slow headers, and failed authentication per client address.
+ */
+import { contractSecrets } from "@costline/core/testing"
+import { CostlineApi, makeHandler, MAX_JSON_DEPTH } from "@costline/http"
+import { SqliteStore } from "@costline/store-sqlite"
+import { it, layer } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
+import { type AddressInfo, connect } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect } from "vitest"
+import * as RouteTable from "../src/routing/RouteTable.js"
+import { baseUrl, call, makeTestServer, seedTenant } from "./support/TestServer.js"
+
+/** Sends raw bytes and returns everything the server writes until it closes the connection. */
+export const rawExchange = (write: (send: (data: string) => void) => void) =>
+  Effect.flatMap(baseUrl, (base) =>
+    Effect.async<{ readonly received: string; readonly error: string | undefined }>((resume) => {
+      const { hostname, port } = new URL(base)
+      let received = ""
+      let error: string | undefined
+      const socket = connect(Number(port), hostname, () => write((data) => socket.write(data)))
+      socket.on("data", (chunk) => (received += chunk.toString()))
+      socket.on("error", (cause) => (error = cause.message))
+      socket.on("close", () => resume(Effect.succeed({ received, error })))
+    }))
+
+/** The complete HTTP responses in `received` (each with its Content-Length body). */
+const responsesIn = (received: string): Array<{ readonly head: string; readonly body: string }> => {
+  const responses: Array<{ head: string; body: string }> = []
+  let rest = received
+  for (;;) {
+    const end = rest.indexOf("\r\n\r\n")
+    if (end === -1) return responses
+    const head = rest.slice(0, end)
+    const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0)
+    if (rest.length < end + 4 + length) return responses
+    responses.push({ head, body: rest.slice(end + 4, end + 4 + length) })
+    rest = rest.slice(end + 4 + length)
+  }
+}
+
+/** Writes `data` on one connection and collects `count` responses, then closes it. */
+const exchange = (data: ReadonlyArray<string>, count: number) =>
+  Effect.flatMap(baseUrl, (base) =>
+    Effect.async<{ readonly responses: ReturnType<typeof responsesIn>; readonly error: string | undefined }>((resume) => {
+      const { hostname, port } = new URL(base)
+      let received = ""
+      let error: string | undefined
+      const socket = connect(Number(port), hostname, () => data.forEach((part) => socket.write(part)))
+      socket.on("data", (chunk) => {
+        received += chunk.toString()
+        if (responsesIn(received).length >= count) socket.destroy()
+      })
+      socket.on("error", (cause) => (error = cause.message))
+      socket.on("close", () => resume(Effect.succeed({ responses: responsesIn(received), error })))
+    }))
+
+const nested = (depth: number) => `{"name":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`
+
+/** Every operation that takes a body, with a placeholder for each path parameter. */
+const bodyRoutes = RouteTable.fromApi(CostlineApi).routes
+  .filter((route) => Option.isSome(route.endpoint.payloadSchema) && route.method !== "GET")
+  .map((route) => ({
+    method: route.method,
+    path: route.segments.map((segment) => "param" in segment ? "x" : segment.literal).join("/")
+  }))
+
+describe("JSON nesting", () => {
+  layer(makeTestServer(), { excludeTestServices: true })((it) => {
+    it.effect("a body nested deeper than the limit is a 400 on every operation that takes one, in its version's shape", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        // 10,000 levels in 20 KB: what overflowed the stack.
+        const deep = nested(10_000)
+        expect(bodyRoutes.length).toBeGreaterThanOrEqual(24)
+        for (const route of bodyRoutes) {
+          const reply = yield* call(route.method, `/${route.path}`, {
+            token: tenant.adminKey,
+            tenant: tenant.id,
+            headers: { "content-type": "application/json" },
+            body: deep
+          })
+          const detail = `the request body nests deeper than ${MAX_JSON_DEPTH} levels`
+          expect({ route, status: reply.status }).toEqual({ route, status: 400 })
+          if (route.path.startsWith("api/")) expect(reply.body).toEqual({ detail })
+          else expect(reply.body).toMatchObject({ code: "bad_request", detail })
+        }
+      }))
+
+    it.effect("the limit counts brackets, not brackets inside strings", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const over = yield* call("POST", "/v2/teams", {
+          token: tenant.adminKey,
+          tenant: tenant.id,
+          headers: { "content-type": "application/json" },
+          body: nested(MAX_JSON_DEPTH + 1)
+        })
+        expect(over.status).toBe(400)
+        // At the limit the body is parsed, and refused for its shape.
+        const at = yield* call("POST", "/v2/teams", {
+          token: tenant.adminKey,
+          tenant: tenant.id,
+          headers: { "content-type": "application/json" },
+          body: nested(MAX_JSON_DEPTH)
+        })
+        expect(at.status).toBe(422)
+        const quoted = yield* call("POST", "/v2/teams", {
+          token: tenant.adminKey,
+          tenant: tenant.id,
+          json: { name: `{\\"${"[".repeat(MAX_JSON_DEPTH + 1)}` }
+        })
+        expect(quoted.status).toBe(201)
+      }))
+  })
+})
+
+describe("content types", () => {
+  layer(makeTestServer(), { excludeTestServices: true })((it) => {
+    const post = (path: string, headers: Record<string, string | undefined>, tenant: { id: string; adminKey: string }) =>
+      rawExchange((send) => {
+        const body = JSON.stringify({ name: `t-${Math.random()}` })
+        const lines = [
+          `POST ${path} HTTP/1.1`,
+          "host: localhost",
+          "connection: close",
+          `authorization: Bearer ${tenant.adminKey}`,
+          `x-tenant-id: ${tenant.id}`,
+          `content-length: ${Buffer.byteLength(body)}`,
+          ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)
+        ]
+        send([...lines, "", body].join("\r\n"))
+      })
+
+    it.effect("a body without a Content-Type is a 415, in both versions", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const v2 = yield* post("/v2/teams", {}, tenant)
+        expect(v2.received).toMatch(/^HTTP\/1\.1 415 /)
+        expect(v2.received).toContain("\"code\":\"unsupported_media_type\"")
+        const v1 = yield* post(`/api/${tenant.id}/teams`, {}, tenant)
+        expect(v1.received).toMatch(/^HTTP\/1\.1 415 /)
+        expect(v1.received).toContain("{\"detail\":\"a request body needs a content type; send application/json\"}")
+      }))
+
+    it.effect("JSON in a charset other than UTF-8 is a 415; UTF-8, said or not, is accepted", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        for (const contentType of ["application/json; charset=latin1", "application/json;charset=\"utf-16\""]) {
+          const reply = yield* post("/v2/teams", { "content-type": contentType }, tenant)
+          expect(reply.received).toMatch(/^HTTP\/1\.1 415 /)
+        }
+        for (const contentType of ["application/json", "application/json; charset=UTF-8", "application/json;charset=\"utf-8\""]) {
+          const reply = yield* post("/v2/teams", { "content-type": contentType }, tenant)
+          expect(reply.received).toMatch(/^HTTP\/1\.1 201 /)
+        }
+      }))
+
+    it.effect("a JSON merge patch is still accepted on PATCH", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const created = yield* call("POST", "/v2/teams", { token: tenant.adminKey, tenant: tenant.id, json: { name: "Patchable" } })
+        const patched = yield* call("PATCH", `/v2/teams/${created.body.id}`, {
+          token: tenant.adminKey,
+          tenant: tenant.id,
+          headers: { "content-type": "application/merge-patch+json; charset=utf-8", "if-match": created.body.etag },
+          body: JSON.stringify({ name: "Patched" })
+        })
+        expect(patched.status).toBe(200)
+        expect(patched.body.name).toBe("Patched")
+      }))
+  })
+})
+
+/** Spellings of `/v2/audit-logs` that the router would take for it; each must be a 404. */
+const NON_CANONICAL = [
+  "/V2/AUDIT-LOGS",
+  "/v2/Audit-Logs",
+  "//v2/audit-logs",
+  "/v2//audit-logs",
+  "/v2/audit-logs/",
+  "/v2/audit-logs;x",
+  "/v2/%61udit-logs"
+]
+
+describe("one path per route", () => {
+  layer(makeTestServer(), { excludeTestServices: true })((it) => {
+    it.effect("only the exact spelling of a route's path reaches it; the others are 404, in the caller's version", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const auth = { token: tenant.adminKey, tenant: tenant.id }
+        expect((yield* call("GET", "/v2/audit-logs", auth)).status).toBe(200)
+        for (const path of NON_CANONICAL) {
+          const reply = yield* call("GET", path, auth)
+          expect({ path, status: reply.status }).toEqual({ path, status: 404 })
+          expect(reply.body.code).toBe("not_found")
+        }
+        const v1 = yield* call("GET", `/API/${tenant.id}/teams/x`, { token: tenant.adminKey })
+        expect(v1.status).toBe(404)
+        expect((yield* call("GET", `/api/${tenant.id}/teams/x/`, { token: tenant.adminKey })).body).toEqual({
+          detail: `no route for GET /api/${tenant.id}/teams/x/`
+        })
+        // Parameters are values, not spellings: any case, percent-decoded.
+        const created = yield* call("POST", "/v2/teams", { ...auth, json: { name: "Spelled" } })
+        expect((yield* call("GET", `/v2/teams/${encodeURIComponent(created.body.id)}`, auth)).status).toBe(200)
+      }))
+
+    it.effect("a wrong method on a wrongly spelled path is a 404, not a 405", () =>
+      Effect.gen(function*() {
+        expect((yield* call("DELETE", "/V2/AUDIT-LOGS")).status).toBe(404)
+        expect((yield* call("DELETE", "/v2/audit-logs")).status).toBe(405)
+      }))
+
+    it.effect("the documents and probes have one spelling too", () =>
+      Effect.gen(function*() {
+        expect((yield* call("GET", "/healthz")).status).toBe(200)
+        expect((yield* call("GET", "/v2/openapi.json")).status).toBe(200)
+        for (const path of ["/HEALTHZ", "/healthz/", "//healthz", "/V2/openapi.json", "/docs/"]) {
+          expect({ path, status: (yield* call("GET", path)).status }).toEqual({ path, status: 404 })
+        }
+      }))
+  })
+
+  it.live("under a mount base path as well", () =>
+    Effect.gen(function*() {
+      const directory = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(join(tmpdir(), "costline-edges-"))),
+        (directory) => Effect.sync(() => rmSync(directory, { recursive: true, force: true }))
+      )
+      const store = SqliteStore.layer({ filename: join(directory, "costline.db") })
+      const tenant = yield* Effect.provide(seedTenant, yield* Layer.build(makeTestServer({ store })))
+      const handler = makeHandler({ store, secrets: contractSecrets, rateLimit: false, basePath: "/cost" })
+      yield* Effect.addFinalizer(() => Effect.promise(() => handler.dispose()))
+      const server = createServer(handler)
+      yield* Effect.acquireRelease(
+        Effect.async<void>((resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.void))),
+        () => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+      )
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const get = (path: string) =>
+        Effect.promise(() =>
+          fetch(`${base}${path}`, { headers: { authorization: `Bearer ${tenant.adminKey}`, "x-tenant-id": tenant.id } })
+        ).pipe(Effect.map((response) => response.status))
+      expect(yield* get("/cost/v2/audit-logs")).toBe(200)
+      for (const path of [...NON_CANONICAL.map((path) => `/cost${path}`), "/COST/v2/audit-logs", "/cost//v2/audit-logs"]) {
+        expect({ path, status: yield* get(path) }).toEqual({ path, status: 404 })
+      }
+    }).pipe(Effect.scoped))
+})
+
+describe("slow headers", () => {
+  layer(makeTestServer({ headersTimeout: "300 millis" }), { excludeTestServices: true })((it) => {
+    it.effect("headers that do not arrive within the headers timeout are answered 408 and the connection closed, promptly", () =>
+      Effect.gen(function*() {
+        const started = Date.now()
+        const { received } = yield* rawExchange((send) => send("GET /v2/audit-logs HTTP/1.1\r\nhost: localhost\r\n"))
+        expect(received).toMatch(/^HTTP\/1\.1 408 /)
+        // Node's own check runs every 30 s: without a shorter interval this took up to 30 s more.
+        expect(Date.now() - started).toBeLessThan(5_000)
+      }))
+
+    it.effect("headers that arrive in time are served as usual", () =>
+      Effect.gen(function*() {
+        expect((yield* call("GET", "/healthz")).status).toBe(200)
+      }))
+  })
+})
+
+const LIMIT = 2048
+
+const chunked = (path: string, tenant: { id: string; adminKey: string }, bytes: number) => [
+  [
+    `POST ${path} HTTP/1.1`,
+    "host: localhost",
+    "content-type: application/json",
+    "transfer-encoding: chunked",
+    `authorization: Bearer ${tenant.adminKey}`,
+    `x-tenant-id: ${tenant.id}`,
+    "",
+    ""
+  ].join("\r\n"),
+  ...Array.from({ length: Math.ceil(bytes / 1000) }, (_, index) => {
+    const chunk = index === 0 ? `{"name":"chunked","padding":"${"x".repeat(972)}` : "x".repeat(1000)
+    return `${chunk.length.toString(16)}\r\n${chunk}\r\n`
+  }),
+  "3\r\n\"}\n\r\n0\r\n\r\n"
+]
+
+const HEALTH = "GET /healthz HTTP/1.1\r\nhost: localhost\r\n\r\n"
+
+describe("bodies of unannounced length", () => {
+  layer(makeTestServer({ maxBodyBytes: LIMIT }), { excludeTestServices: true })((it) => {
+    it.effect("a chunked body over the limit is answered 413, and the connection serves the next request", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        for (const size of [LIMIT * 2, 1_000_000]) {
+          const { error, responses } = yield* exchange([...chunked("/v2/teams", tenant, size), HEALTH], 2)
+          expect(error).toBeUndefined()
+          expect(responses.map(({ head }) => head.split("\r\n", 1)[0])).toEqual([
+            "HTTP/1.1 413 Payload Too Large",
+            "HTTP/1.1 200 OK"
+          ])
+          expect(JSON.parse(responses[0]!.body)).toMatchObject({
+            code: "payload_too_large",
+            detail: `the request body exceeds ${LIMIT} bytes`
+          })
+        }
+        const v1 = yield* exchange(chunked(`/api/${tenant.id}/teams`, tenant, LIMIT * 2), 1)
+        expect(JSON.parse(v1.responses[0]!.body)).toEqual({ detail: `the request body exceeds ${LIMIT} bytes` })
+        const audit = yield* call("GET", "/v2/audit-logs?resource__in=teams", { token: tenant.adminKey, tenant: tenant.id })
+        expect(audit.body.items).toEqual([])
+      }))
+
+    it.effect("a chunked body within the limit is served", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const { responses } = yield* exchange(chunked("/v2/teams", tenant, LIMIT - 100), 1)
+        expect(responses[0]!.head).toMatch(/^HTTP\/1\.1 201 /)
+        expect(JSON.parse(responses[0]!.body)).toMatchObject({ name: "chunked" })
+      }))
+  })
+})
