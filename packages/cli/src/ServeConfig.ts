@@ -7,7 +7,10 @@ import { RateLimitPolicy } from "@costline/core"
 import type { ServeOptions } from "@costline/http"
 import { Config, ConfigError, Duration, Either, Option, Schema } from "effect"
 
-export type EdgeOptions = Pick<ServeOptions<unknown>, "rateLimit" | "readTimeout" | "cors" | "drainTimeout" | "headersTimeout">
+export type EdgeOptions = Pick<
+  ServeOptions<unknown>,
+  "rateLimit" | "readTimeout" | "cors" | "drainTimeout" | "headersTimeout" | "authFailureLimit" | "trustedProxies"
+>
 
 /** `off`, or `<requests per second>/<burst>` such as `50/100`. */
 export const parseRateLimit = (text: string): Either.Either<RateLimitPolicy | false, string> => {
@@ -23,12 +26,13 @@ export const parseRateLimit = (text: string): Either.Either<RateLimitPolicy | fa
 export const parseOrigins = (text: string): ReadonlyArray<string> | "*" =>
   text.trim() === "*" ? "*" : text.split(",").map((origin) => origin.trim()).filter((origin) => origin.length > 0)
 
-const rateLimit = Config.string("COSTLINE_RATE_LIMIT").pipe(
-  Config.mapOrFail((text) =>
-    Either.mapLeft(parseRateLimit(text), (reason) => ConfigError.InvalidData(["COSTLINE_RATE_LIMIT"], `COSTLINE_RATE_LIMIT ${reason}`))
-  ),
-  Config.option
-)
+const ratePolicy = (name: string) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => Either.mapLeft(parseRateLimit(text), (reason) => ConfigError.InvalidData([name], `${name} ${reason}`))),
+    Config.option
+  )
+
+const rateLimit = ratePolicy("COSTLINE_RATE_LIMIT")
 
 const milliseconds = (name: string) =>
   Config.integer(name).pipe(
@@ -57,6 +61,11 @@ export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
   readTimeout: milliseconds("COSTLINE_READ_TIMEOUT_MS"),
   drainTimeout: milliseconds("COSTLINE_DRAIN_TIMEOUT_MS"),
   headersTimeout: milliseconds("COSTLINE_HEADERS_TIMEOUT_MS"),
+  authFailureLimit: ratePolicy("COSTLINE_AUTH_FAILURE_LIMIT"),
+  trustedProxies: Config.integer("COSTLINE_TRUSTED_PROXIES").pipe(
+    Config.validate({ message: "COSTLINE_TRUSTED_PROXIES must be 0 or more", validation: (hops) => hops >= 0 }),
+    Config.option
+  ),
   cors: Config.string("COSTLINE_CORS_ORIGINS").pipe(Config.map(parseOrigins), Config.option)
 }).pipe(
   Config.map((options) => ({
@@ -64,6 +73,8 @@ export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
     readTimeout: Option.getOrUndefined(options.readTimeout),
     drainTimeout: Option.getOrUndefined(options.drainTimeout),
     headersTimeout: Option.getOrUndefined(options.headersTimeout),
+    authFailureLimit: Option.getOrUndefined(options.authFailureLimit),
+    trustedProxies: Option.getOrUndefined(options.trustedProxies),
     cors: Option.getOrUndefined(Option.map(options.cors, (origins) => ({ origins })))
   }))
 )

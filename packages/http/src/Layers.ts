@@ -20,7 +20,7 @@ import { UserRolesHttpLive, UserRolesV1HttpLive } from "./api/userroles/Http.js"
 import { TenantFromCredentialLive, TenantFromHeaderLive, TenantFromPathLive } from "./middleware/Authentication.js"
 import * as Pipeline from "./middleware/Pipeline.js"
 import * as RateLimit from "./middleware/RateLimit.js"
-import { analysisLayer, type ApiOptions, pipelineOptions, rateLimitPolicy, secretsLayer, tracingLayer } from "./Options.js"
+import { analysisLayer, type ApiOptions, authFailureLayer, pipelineOptions, rateLimitPolicy, secretsLayer, tracingLayer } from "./Options.js"
 
 /** Every group's handlers, behind the tenant middlewares; needs core's services. */
 export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
@@ -51,6 +51,7 @@ export const ApiLive = <E>(options: ApiOptions<E>) =>
   ).pipe(
     Layer.provide(analysisLayer(options)),
     Layer.provide(RateLimit.layer(rateLimitPolicy(options))),
+    Layer.provide(authFailureLayer(options)),
     Layer.provide(CoreWithSecretsLive),
     Layer.provide(secretsLayer(options)),
     Layer.provide(options.store),
