@@ -9,7 +9,7 @@ import { Config, ConfigError, Duration, Either, LogLevel, Option, Schema } from 
 
 export type EdgeOptions = Pick<
   ServeOptions<unknown>,
-  "rateLimit" | "readTimeout" | "cors" | "drainTimeout" | "attributionTimeout" | "headersTimeout"
+  "rateLimit" | "readTimeout" | "cors" | "drainTimeout" | "attributionTimeout" | "headersTimeout" | "authFailureLimit" | "trustedProxies"
 >
 
 /** `off`, or `<requests per second>/<burst>` such as `50/100`. */
@@ -26,12 +26,13 @@ export const parseRateLimit = (text: string): Either.Either<RateLimitPolicy | fa
 export const parseOrigins = (text: string): ReadonlyArray<string> | "*" =>
   text.trim() === "*" ? "*" : text.split(",").map((origin) => origin.trim()).filter((origin) => origin.length > 0)
 
-const rateLimit = Config.string("COSTLINE_RATE_LIMIT").pipe(
-  Config.mapOrFail((text) =>
-    Either.mapLeft(parseRateLimit(text), (reason) => ConfigError.InvalidData(["COSTLINE_RATE_LIMIT"], `COSTLINE_RATE_LIMIT ${reason}`))
-  ),
-  Config.option
-)
+const ratePolicy = (name: string) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => Either.mapLeft(parseRateLimit(text), (reason) => ConfigError.InvalidData([name], `${name} ${reason}`))),
+    Config.option
+  )
+
+const rateLimit = ratePolicy("COSTLINE_RATE_LIMIT")
 
 const milliseconds = (name: string) =>
   Config.integer(name).pipe(
@@ -61,6 +62,11 @@ export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
   drainTimeout: milliseconds("COSTLINE_DRAIN_TIMEOUT_MS"),
   attributionTimeout: milliseconds("COSTLINE_ATTRIBUTION_TIMEOUT_MS"),
   headersTimeout: milliseconds("COSTLINE_HEADERS_TIMEOUT_MS"),
+  authFailureLimit: ratePolicy("COSTLINE_AUTH_FAILURE_LIMIT"),
+  trustedProxies: Config.integer("COSTLINE_TRUSTED_PROXIES").pipe(
+    Config.validate({ message: "COSTLINE_TRUSTED_PROXIES must be 0 or more", validation: (hops) => hops >= 0 }),
+    Config.option
+  ),
   cors: Config.string("COSTLINE_CORS_ORIGINS").pipe(Config.map(parseOrigins), Config.option)
 }).pipe(
   Config.map((options) => ({
@@ -69,6 +75,8 @@ export const edgeOptions: Config.Config<EdgeOptions> = Config.all({
     drainTimeout: Option.getOrUndefined(options.drainTimeout),
     attributionTimeout: Option.getOrUndefined(options.attributionTimeout),
     headersTimeout: Option.getOrUndefined(options.headersTimeout),
+    authFailureLimit: Option.getOrUndefined(options.authFailureLimit),
+    trustedProxies: Option.getOrUndefined(options.trustedProxies),
     cors: Option.getOrUndefined(Option.map(options.cors, (origins) => ({ origins })))
   }))
 )

@@ -27,6 +27,7 @@ import {
   analysisLayer,
   type ApiOptions,
   attributionTimeoutLayer,
+  authFailureLayer,
   metricsLayer,
   pipelineOptions,
   rateLimitPolicy,
@@ -66,6 +67,7 @@ export const ApiLive = <E>(options: ApiOptions<E>) =>
   ).pipe(
     Layer.provide(analysisLayer(options)),
     Layer.provide(RateLimit.layer(rateLimitPolicy(options))),
+    Layer.provide(authFailureLayer(options)),
     Layer.provide(CoreWithSecretsLive),
     Layer.provide(secretsLayer(options)),
     Layer.provide(options.store),

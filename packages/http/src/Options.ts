@@ -11,6 +11,7 @@ import {
 import { HttpMiddleware } from "@effect/platform"
 import { type ConfigError, Context, Duration, Layer, Logger, type LogLevel } from "effect"
 import * as JsonLines from "./logging/JsonLines.js"
+import * as AuthFailureLimit from "./middleware/AuthFailureLimit.js"
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_INGEST_BODY_BYTES } from "./middleware/BodyLimits.js"
 import type { CorsOptions } from "./middleware/Cors.js"
 import { DEFAULT_POLICY, type DeprecationPolicy } from "./middleware/Deprecation.js"
@@ -34,6 +35,16 @@ export interface ApiOptions<E = never> {
    * limiting off. Over Postgres every instance shares the budgets.
    */
   readonly rateLimit?: RateLimitPolicy | false | undefined
+  /**
+   * Failed authentications per client address (GCRA): default 1 per second in bursts of 20, then
+   * 429 before any credential lookup; `false` turns it off. Kept in each instance's memory.
+   */
+  readonly authFailureLimit?: RateLimitPolicy | false | undefined
+  /**
+   * How many reverse proxies in front of the API append to `X-Forwarded-For`. Default 0: the
+   * header is not trusted and the client address is the socket's peer.
+   */
+  readonly trustedProxies?: number | undefined
   /** How long a request body may take to arrive once the headers are in; then 408. Default 30 s. */
   readonly readTimeout?: Duration.DurationInput | undefined
   /**
@@ -96,6 +107,9 @@ export const tracingLayer = (options: ApiOptions<unknown>): Layer.Layer<never> =
       // The platform's server middleware reads this before it builds a span's attributes.
       Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
     )
+
+export const authFailureLayer = (options: ApiOptions<unknown>) =>
+  AuthFailureLimit.layer(options.authFailureLimit ?? AuthFailureLimit.DEFAULT_AUTH_FAILURE_POLICY, options.trustedProxies ?? 0)
 
 export const pipelineOptions = (options: ApiOptions<unknown>): PipelineOptions => {
   const rateLimit = rateLimitPolicy(options)

@@ -326,3 +326,57 @@ describe("bodies of unannounced length", () => {
       }))
   })
 })
+
+describe("failed authentication per client address", () => {
+  const POLICY = { requestsPerSecond: 0.01, burst: 3 }
+  layer(makeTestServer({ authFailureLimit: POLICY }), { excludeTestServices: true })("socket address", (it) => {
+    it.effect("after its burst of failures an address gets 429 with Retry-After in each version's body, even with a valid key", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const bad = { token: "clk_not-a-key", tenant: tenant.id }
+        const statuses = []
+        for (let i = 0; i < 3; i++) statuses.push((yield* call("GET", "/v2/audit-logs", bad)).status)
+        expect(statuses).toEqual([401, 401, 401])
+        const v2 = yield* call("GET", "/v2/audit-logs", bad)
+        expect(v2.status).toBe(429)
+        expect(v2.body.code).toBe("rate_limited")
+        expect(Number(v2.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+        const v1 = yield* call("GET", `/api/${tenant.id}/teams/x`, { token: "clk_not-a-key" })
+        expect(v1.status).toBe(429)
+        expect(v1.body).toEqual({ detail: "rate limit exceeded" })
+        // Refused before the credential is looked up: a valid one waits as well.
+        expect((yield* call("GET", "/v2/audit-logs", { token: tenant.adminKey, tenant: tenant.id })).status).toBe(429)
+        // Routes without credentials are not affected.
+        expect((yield* call("GET", "/healthz")).status).toBe(200)
+      }))
+  })
+
+  layer(makeTestServer({ authFailureLimit: POLICY }), { excludeTestServices: true })("X-Forwarded-For untrusted", (it) => {
+    it.effect("by default X-Forwarded-For is ignored: changing it does not buy a new budget", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const statuses = []
+        for (let i = 0; i < 5; i++) {
+          statuses.push(
+            (yield* call("GET", "/v2/audit-logs", { token: "clk_x", tenant: tenant.id, headers: { "x-forwarded-for": `10.0.0.${i}` } }))
+              .status
+          )
+        }
+        expect(statuses).toEqual([401, 401, 401, 429, 429])
+      }))
+  })
+
+  layer(makeTestServer({ authFailureLimit: POLICY, trustedProxies: 1 }), { excludeTestServices: true })("one trusted proxy", (it) => {
+    it.effect("behind a trusted proxy each forwarded client has its own budget", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const from = (address: string) =>
+          call("GET", "/v2/audit-logs", { token: "clk_x", tenant: tenant.id, headers: { "x-forwarded-for": `203.0.113.9, ${address}` } })
+            .pipe(Effect.map((reply) => reply.status))
+        const first = []
+        for (let i = 0; i < 4; i++) first.push(yield* from("198.51.100.1"))
+        expect(first).toEqual([401, 401, 401, 429])
+        expect(yield* from("198.51.100.2")).toBe(401)
+      }))
+  })
+})

@@ -10,6 +10,7 @@ import { CostlineApi } from "../api/Api.js"
 import { Caller, TenantFromCredential, TenantFromHeader, TenantFromPath } from "../api/Caller.js"
 import * as AccessPolicy from "./AccessPolicy.js"
 import * as AccessLog from "./AccessLog.js"
+import { AuthFailureGate } from "./AuthFailureLimit.js"
 import { RateLimitGate } from "./RateLimit.js"
 import { RequestId } from "./RequestId.js"
 
@@ -31,11 +32,17 @@ const tenantFromPath = Effect.flatMap(HttpRouter.RouteContext, (route) => {
 
 /** `tenantOf` reads the tenant the request names; none for routes whose tenant is the credential's own. */
 const authenticate = <R>(tenantOf?: Effect.Effect<string, ValidationFailed, R>) =>
-  Effect.map(Effect.all([Auth, RateLimitGate, AccessPolicy.make(CostlineApi)]), ([auth, rateLimit, requirePermission]) =>
+  Effect.map(
+    Effect.all([Auth, RateLimitGate, AuthFailureGate, AccessPolicy.make(CostlineApi)]),
+    ([auth, rateLimit, failures, requirePermission]) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
+      // An address that spent its failures is refused before its credential is looked up.
+      yield* failures.check
       // Credentials first: an anonymous caller learns nothing about tenants.
-      const principal = yield* auth.authenticate(request.headers.authorization)
+      const principal = yield* auth.authenticate(request.headers.authorization).pipe(
+        Effect.tapErrorTag("Unauthorized", () => failures.record)
+      )
       yield* AccessLog.recordTenant(principal.organizationId)
       // Every request of a known credential counts, also one that names the wrong tenant.
       yield* rateLimit.admit(principal)
@@ -48,7 +55,8 @@ const authenticate = <R>(tenantOf?: Effect.Effect<string, ValidationFailed, R>) 
         requestId,
         actor: actorOf(principal, requestId)
       })
-    }))
+    })
+  )
 
 export const TenantFromHeaderLive = Layer.effect(TenantFromHeader, authenticate(tenantFromHeader))
 export const TenantFromPathLive = Layer.effect(TenantFromPath, authenticate(tenantFromPath))

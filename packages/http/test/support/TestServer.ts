@@ -32,7 +32,8 @@ export const makeTestServer = (
   const analysis = options.analysis ?? QueryAnalyzerLive.pipe(Layer.provideMerge(CodeChangesDeterministic))
   return Layer.mergeAll(
     // No rate limit unless a test asks: a burst of test requests on one key must not meet 429s.
-    serve({ accessLog: false, rateLimit: false, ...options, port: 0, store, secrets, analysis }),
+    // Nor a failed-authentication limit: the tests of bad credentials all come from 127.0.0.1.
+    serve({ accessLog: false, rateLimit: false, authFailureLimit: false, ...options, port: 0, store, secrets, analysis }),
     CoreWithSecretsLive.pipe(Layer.provide(store), Layer.provide(secrets))
   )
 }

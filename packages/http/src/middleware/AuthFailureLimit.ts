@@ -1,0 +1,63 @@
+/**
+ * Failed authentication, limited per client address (GCRA, core's rule): once an address has
+ * spent its budget of failures, its requests are answered 429 with `Retry-After` before any
+ * credential is looked up, so invalid tokens cannot drive unbounded store lookups. Successful
+ * requests cost nothing here. The budgets live in this process's memory (per instance, also over
+ * Postgres), swept of whole budgets past 10,000 addresses.
+ */
+import { HttpServerRequest } from "@effect/platform"
+import { Gcra, RateLimited, type RateLimitPolicy } from "@costline/core"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+
+/** 20 failures in a burst, then one a second. */
+export const DEFAULT_AUTH_FAILURE_POLICY: RateLimitPolicy = { requestsPerSecond: 1, burst: 20 }
+
+const SWEEP_ABOVE = 10_000
+
+/**
+ * The client's address: the socket's peer, or with `trustedProxies` = n > 0 the address the
+ * outermost of n trusted proxies saw (the n-th entry from the right of `X-Forwarded-For`).
+ */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustedProxies: number): string => {
+  const peer = Option.getOrElse(request.remoteAddress, () => "unknown")
+  if (trustedProxies <= 0) return peer
+  const forwarded = (request.headers["x-forwarded-for"] ?? "").split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")
+  return forwarded[forwarded.length - trustedProxies] ?? forwarded[0] ?? peer
+}
+
+export class AuthFailureGate extends Context.Tag("@costline/http/AuthFailureGate")<
+  AuthFailureGate,
+  {
+    /** Fails when the request's address has no failure left to spend. */
+    readonly check: Effect.Effect<void, RateLimited, HttpServerRequest.HttpServerRequest>
+    /** Spends one failure of the request's address. */
+    readonly record: Effect.Effect<void, never, HttpServerRequest.HttpServerRequest>
+  }
+>() {}
+
+const make = (policy: RateLimitPolicy, trustedProxies: number) => {
+  const rule = Gcra.parameters(policy)
+  const tats = new Map<string, number>()
+  const address = Effect.map(HttpServerRequest.HttpServerRequest, (request) => clientAddress(request, trustedProxies))
+  return AuthFailureGate.of({
+    check: Effect.gen(function*() {
+      const key = yield* address
+      const nowMs = yield* Clock.currentTimeMillis
+      const outcome = Gcra.step(rule, tats.get(key), nowMs)
+      if (outcome.allowed) return
+      const decision = Gcra.decide(rule, outcome, nowMs)
+      return yield* new RateLimited({ retryAfterSeconds: decision.retryAfterMs / 1000 })
+    }),
+    record: Effect.gen(function*() {
+      const key = yield* address
+      const nowMs = yield* Clock.currentTimeMillis
+      tats.set(key, Gcra.step(rule, tats.get(key), nowMs).tatMs)
+      if (tats.size > SWEEP_ABOVE) for (const [other, tat] of tats) if (tat <= nowMs) tats.delete(other)
+    })
+  })
+}
+
+const off = AuthFailureGate.of({ check: Effect.void, record: Effect.void })
+
+export const layer = (policy: RateLimitPolicy | false, trustedProxies: number): Layer.Layer<AuthFailureGate> =>
+  Layer.sync(AuthFailureGate, () => policy === false ? off : make(policy, trustedProxies))
