@@ -3,29 +3,84 @@
  * fails with SQLITE_BUSY when two connections later upgrade to writing. Ours takes the process's
  * write lock, reserves the connection and runs `BEGIN IMMEDIATE`, so the database's write lock is
  * held from the first statement and waiting happens before anything was read.
+ *
+ * better-sqlite3 is synchronous: SQLite's own busy handler (`busy_timeout`) would sleep on the
+ * event loop, stalling every request of the process. The connection has `busy_timeout = 0`, and a
+ * `BEGIN IMMEDIATE` refused with SQLITE_BUSY is retried here after an asynchronous sleep (short,
+ * growing, jittered), until the store's `busyTimeout` has passed. Between tries the connection is
+ * released, so this process's reads go on meanwhile.
  */
 import { Transactor } from "@costline/core"
 import { makeStoreErrors, makeTransactor, SqlDialect } from "@costline/store-sql"
 import { makeWithTransaction, SqlClient, TransactionConnection } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
-import { Effect, Exit, Layer, Scope } from "effect"
+import { SqlError } from "@effect/sql/SqlError"
+import { Duration, Effect, Exit, Layer, Schedule, Scope } from "effect"
 import { writeLockFor } from "./WriteLock.js"
 
 const run = (connection: Connection, statement: string) => connection.executeUnprepared(statement, [], undefined)
 
-export const make = (filename: string) =>
+/** First pause after a refused BEGIN IMMEDIATE; doubled after each try. */
+const FIRST_RETRY = Duration.millis(1)
+/**
+ * The longest pause between tries. A long import in another process leaves gaps of at least
+ * `LOCK_GAP` between its transactions; polling more often than that is what lets us take one.
+ */
+export const LONGEST_RETRY = Duration.millis(10)
+
+const codeOf = (error: SqlError): unknown => (error.cause as { readonly code?: unknown } | undefined)?.code
+
+/** The lock is held by another connection (SQLITE_BUSY and its extended codes). */
+export const isBusy = (error: SqlError): boolean => {
+  const code = codeOf(error)
+  return typeof code === "string" && /^SQLITE_BUSY(_|$)/.test(code)
+}
+
+/** Retries while busy, pauses growing from FIRST_RETRY to LONGEST_RETRY, for at most `deadline`. */
+export const busyRetries = (deadline: Duration.Duration) =>
+  Schedule.exponential(FIRST_RETRY).pipe(
+    Schedule.union(Schedule.spaced(LONGEST_RETRY)),
+    Schedule.jittered,
+    Schedule.upTo(deadline)
+  )
+
+export const make = (filename: string, busyTimeout: Duration.Duration) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const dialect = yield* SqlDialect
     const writeLock = writeLockFor(filename)
+
+    /** The connection, inside `BEGIN IMMEDIATE`; on failure nothing is left held. */
+    const begin = (scope: Scope.Scope) =>
+      Effect.gen(function*() {
+        const attempt = yield* Scope.make()
+        return yield* Scope.extend(sql.reserve, attempt).pipe(
+          Effect.tap((connection) => run(connection, "BEGIN IMMEDIATE")),
+          Effect.onExit((exit) =>
+            Exit.isFailure(exit)
+              ? Scope.close(attempt, exit)
+              : Scope.addFinalizer(scope, Scope.close(attempt, Exit.void))
+          )
+        )
+      })
+
+    const stillBusy = (error: SqlError) =>
+      new SqlError({
+        cause: error.cause,
+        message: `another connection held the write lock for longer than ${Duration.format(busyTimeout)} (SQLITE_BUSY)`
+      })
 
     // BEGIN IMMEDIATE is part of acquiring: if it fails there is no transaction to roll back.
     const acquireConnection = Effect.gen(function*() {
       const scope = yield* Scope.make()
       const connection = yield* writeLock.take(1).pipe(
         Effect.zipRight(Scope.addFinalizer(scope, writeLock.release(1))),
-        Effect.zipRight(Scope.extend(sql.reserve, scope)),
-        Effect.tap((connection) => run(connection, "BEGIN IMMEDIATE")),
+        Effect.zipRight(
+          begin(scope).pipe(
+            Effect.retry({ schedule: busyRetries(busyTimeout), while: isBusy }),
+            Effect.mapError((error) => (isBusy(error) ? stillBusy(error) : error))
+          )
+        ),
         Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause)))
       )
       return [scope, connection] as const
@@ -44,4 +99,4 @@ export const make = (filename: string) =>
     return makeTransactor(makeStoreErrors(dialect.classify), withTransaction)
   })
 
-export const layer = (filename: string) => Layer.effect(Transactor, make(filename))
+export const layer = (filename: string, busyTimeout: Duration.Duration) => Layer.effect(Transactor, make(filename, busyTimeout))
