@@ -17,7 +17,7 @@ import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 const directory = mkdtempSync(join(tmpdir(), "costline-lock-"))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
 
-const serverOn = (name: string, busyTimeout: string) =>
+const serverOn = (name: string, busyTimeout: Duration.DurationInput) =>
   Layer.build(makeTestServer({ store: SqliteStore.layer({ filename: join(directory, name), busyTimeout }) }))
 
 /** How long one request takes, in milliseconds. */
