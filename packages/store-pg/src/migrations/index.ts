@@ -9,6 +9,7 @@ import usage from "./0300_usage.js"
 import ticketLinks from "./0400_ticket_links.js"
 import dwAccounts from "./0500_dw_accounts.js"
 import rateLimits from "./0600_rate_limits.js"
+import usageImports from "./0900_usage_imports.js"
 
 export const migrations: Migrations = {
   "0001_initial": initial,
@@ -19,5 +20,6 @@ export const migrations: Migrations = {
   "0300_usage": usage,
   "0400_ticket_links": ticketLinks,
   "0500_dw_accounts": dwAccounts,
-  "0600_rate_limits": rateLimits
+  "0600_rate_limits": rateLimits,
+  "0900_usage_imports": usageImports
 }

@@ -8,6 +8,7 @@ import invitations from "./0202_invitations.js"
 import usage from "./0300_usage.js"
 import ticketLinks from "./0400_ticket_links.js"
 import dwAccounts from "./0500_dw_accounts.js"
+import usageImports from "./0900_usage_imports.js"
 
 export const migrations: Migrations = {
   "0001_initial": initial,
@@ -17,5 +18,6 @@ export const migrations: Migrations = {
   "0202_invitations": invitations,
   "0300_usage": usage,
   "0400_ticket_links": ticketLinks,
-  "0500_dw_accounts": dwAccounts
+  "0500_dw_accounts": dwAccounts,
+  "0900_usage_imports": usageImports
 }
