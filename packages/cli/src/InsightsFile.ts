@@ -1,15 +1,33 @@
 /**
  * `costline insights import`: a JSON Lines file of insights, one `InsightUpsert` object per line
- * (blank lines are ignored). The whole file is checked before anything is written, and then
- * written in one transaction: a bad line means nothing is imported.
+ * (blank lines are ignored). The file is streamed twice, never held in memory: a first pass checks
+ * every line and writes nothing; only a file without a bad line is read again and written, in one
+ * transaction: a bad line means nothing is imported.
  */
-import { Actor, Insights, InsightUpsert, Organizations, type OrganizationId, Transactor, type UpsertResult } from "@costline/core"
-import { Array as Arr, Effect, Either, ParseResult, Schema } from "effect"
+import {
+  Actor,
+  Insights,
+  InsightUpsert,
+  type NotFound,
+  Organizations,
+  type OrganizationId,
+  type StoreUnavailable,
+  Transactor,
+  ValidationFailed
+} from "@costline/core"
+import { Array as Arr, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
 
 export interface BadLine {
   /** 1-based. */
   readonly line: number
   readonly problem: string
+}
+
+/** A non-blank line of the file, parsed. */
+export interface ParsedLine {
+  /** 1-based, counting blank lines, as an editor numbers them. */
+  readonly line: number
+  readonly upsert: Either.Either<InsightUpsert, string>
 }
 
 const decodeUpsert = Schema.decodeUnknownEither(InsightUpsert)
@@ -21,7 +39,7 @@ const describeParseError = (error: ParseResult.ParseError): string => {
   return first.path.length === 0 ? first.message : `${first.path.join(".")}: ${first.message}`
 }
 
-const parseLine = (text: string): Either.Either<InsightUpsert, string> => {
+export const parseLine = (text: string): Either.Either<InsightUpsert, string> => {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -31,33 +49,66 @@ const parseLine = (text: string): Either.Either<InsightUpsert, string> => {
   return Either.mapLeft(decodeUpsert(value), describeParseError)
 }
 
-/** Every insight of the file, or every bad line in it. */
+const parseNumbered = (content: string, index: number): Option.Option<ParsedLine> => {
+  const text = index === 0 ? content.replace(/^\uFEFF/, "") : content
+  return text.trim().length === 0 ? Option.none() : Option.some({ line: index + 1, upsert: parseLine(text) })
+}
+
+/** The file's text, in chunks of any size → its non-blank lines, parsed one at a time. */
+export const parsedLines = <E, R>(text: Stream.Stream<string, E, R>): Stream.Stream<ParsedLine, E, R> =>
+  text.pipe(Stream.splitLines, Stream.zipWithIndex, Stream.filterMap(([content, index]) => parseNumbered(content, index)))
+
+/** Every insight of a text, or every bad line in it (for small texts and tests). */
 export const parseInsightLines = (
   text: string
 ): Either.Either<ReadonlyArray<InsightUpsert>, Arr.NonEmptyReadonlyArray<BadLine>> => {
   const upserts: Array<InsightUpsert> = []
   const bad: Array<BadLine> = []
-  text.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((content, index) => {
-    if (content.trim().length === 0) return
-    Either.match(parseLine(content), {
-      onLeft: (problem) => bad.push({ line: index + 1, problem }),
-      onRight: (upsert) => upserts.push(upsert)
-    })
-  })
+  text.split(/\r?\n/).forEach((content, index) =>
+    Option.map(parseNumbered(content, index), ({ line, upsert }) =>
+      Either.match(upsert, { onLeft: (problem) => bad.push({ line, problem }), onRight: (ok) => upserts.push(ok) })))
   return Arr.isNonEmptyReadonlyArray(bad) ? Either.left(bad) : Either.right(upserts)
 }
 
 const LISTED_LINES = 10
 
-/** One line for stderr: the first bad line in full, the others by number. */
-export const describeBadLines = ([first, ...rest]: Arr.NonEmptyReadonlyArray<BadLine>): string => {
-  const others = rest.length === 0
+/** One line for stderr: the first bad line in full, the others by number; `total` counts them all. */
+export const describeBadLines = ([first, ...rest]: Arr.NonEmptyReadonlyArray<BadLine>, total = rest.length + 1): string => {
+  const more = total - 1
+  const others = more === 0
     ? ""
-    : ` (and ${rest.length} more bad line${rest.length === 1 ? "" : "s"}: ${
+    : ` (and ${more} more bad line${more === 1 ? "" : "s"}: ${
       rest.slice(0, LISTED_LINES).map((bad) => bad.line).join(", ")
-    }${rest.length > LISTED_LINES ? ", ..." : ""})`
+    }${more > LISTED_LINES ? ", ..." : ""})`
   return `line ${first.line}: ${first.problem}${others}; nothing was imported`
 }
+
+export interface Checked {
+  /** Insights in the file. */
+  readonly lines: number
+  /** The first bad lines (enough to describe them) and how many there are; none when the file is good. */
+  readonly bad: Option.Option<{ readonly listed: Arr.NonEmptyReadonlyArray<BadLine>; readonly total: number }>
+}
+
+/** The first pass: every line checked, in constant memory. */
+export const checkLines = <E, R>(lines: Stream.Stream<ParsedLine, E, R>): Effect.Effect<Checked, E, R> =>
+  Effect.suspend(() => {
+    let count = 0
+    let total = 0
+    const listed: Array<BadLine> = []
+    return Stream.runForEach(lines, ({ line, upsert }) =>
+      Effect.sync(() => {
+        count++
+        if (Either.isRight(upsert)) return
+        total++
+        if (listed.length <= LISTED_LINES) listed.push({ line, problem: upsert.left })
+      })).pipe(
+        Effect.map(() => ({
+          lines: count,
+          bad: Arr.isNonEmptyReadonlyArray(listed) ? Option.some({ listed, total }) : Option.none()
+        }))
+      )
+  })
 
 export interface ImportSummary {
   readonly created: number
@@ -65,15 +116,38 @@ export interface ImportSummary {
   readonly unchanged: number
 }
 
-/** Upserts every insight in one transaction, as the system. */
-export const importInsights = (organizationId: OrganizationId, upserts: ReadonlyArray<InsightUpsert>) =>
+/** The second pass must see the file the first pass checked. */
+const changedMeanwhile = ValidationFailed.single(
+  "file",
+  "changed",
+  "the file changed while it was being imported; nothing was imported"
+)
+
+/**
+ * The second pass: upserts every insight of a checked file in one transaction, as the system, a
+ * line at a time. `expected` is the number of insights the first pass counted.
+ */
+export const importInsights = <E, R>(
+  organizationId: OrganizationId,
+  lines: Stream.Stream<ParsedLine, E, R>,
+  expected: number
+) =>
   Effect.gen(function*() {
     const insights = yield* Insights
     yield* (yield* Organizations).get(organizationId)
     const actor = Actor.system()
-    const results = yield* (yield* Transactor).withTransaction(
-      Effect.forEach(upserts, (upsert) => insights.upsert(actor, organizationId, upsert))
+    const summary = { created: 0, updated: 0, unchanged: 0 }
+    let seen = 0
+    yield* (yield* Transactor).withTransaction(
+      Stream.runForEach(lines, ({ upsert }): Effect.Effect<void, ValidationFailed | NotFound | StoreUnavailable> =>
+        Either.isLeft(upsert)
+          ? Effect.fail(changedMeanwhile)
+          : Effect.map(insights.upsert(actor, organizationId, upsert.right), (result) => {
+            seen++
+            if (result._tag === "Created") summary.created++
+            else if (result._tag === "Updated") summary.updated++
+            else summary.unchanged++
+          })).pipe(Effect.filterOrFail(() => seen === expected, () => changedMeanwhile))
     )
-    const count = (tag: UpsertResult["_tag"]) => results.filter((result) => result._tag === tag).length
-    return { created: count("Created"), updated: count("Updated"), unchanged: count("Unchanged") } satisfies ImportSummary
+    return summary satisfies ImportSummary
   })

@@ -78,6 +78,21 @@ describe("costline insights import", () => {
     expect(await storedInsights(dir)).toHaveLength(seeded)
   })
 
+  it("a bad line late in a large file: nothing is imported, and the bad lines are counted", async () => {
+    const dir = await prepare()
+    const seeded = (await storedInsights(dir)).length
+    const good = Array.from({ length: 3000 }, (_, i) => insight(`WH_${i}`))
+    const bad = Array.from({ length: 12 }, () => "{oops")
+    const file = write(dir, "late.jsonl", [...good, insight("WH_X", { severity: "critical" }), ...bad])
+    const result = await run(dir, "insights", "import", "--org", ORG, file)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain("line 3001: severity: ")
+    expect(result.stderr).toContain(
+      "(and 12 more bad lines: 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009, 3010, 3011, ...); nothing was imported"
+    )
+    expect(await storedInsights(dir)).toHaveLength(seeded)
+  })
+
   it("an unknown organization or an unreadable file is a failure; a missing argument a usage error", async () => {
     const dir = await prepare()
     const file = write(dir, "ok.jsonl", [insight("WH_A")])

@@ -12,9 +12,20 @@ const isSqlError = (error: unknown): error is SqlError => error instanceof SqlEr
 
 export type Classify = (error: SqlError) => SqlFailure
 
-const unavailable = (error: SqlError) =>
-  // The driver's cause stays out of the message: it may quote SQL or connection details.
-  new StoreUnavailable({ message: `the store is unavailable (${error.message})` })
+/** The driver's error code (SQLITE_BUSY, a SQLSTATE such as 57P03), when it has one. */
+const codeOf = (error: SqlError): string | undefined => {
+  const code: unknown = (error.cause as { readonly code?: unknown } | undefined)?.code
+  return typeof code === "string" ? code : undefined
+}
+
+const unavailable = (error: SqlError) => {
+  // The driver's message stays out: it may quote SQL or connection details. Its code is safe, and
+  // is what an operator reading the log needs (the client never sees this message).
+  const code = codeOf(error)
+  return new StoreUnavailable({
+    message: `the store is unavailable (${error.message}${code === undefined || error.message.includes(code) ? "" : `: ${code}`})`
+  })
+}
 
 export interface StoreErrors {
   /** Transient SQL failures become StoreUnavailable, other SQL failures defects; `E` passes through. */

@@ -2,7 +2,8 @@
  * The embedded store: every core repository over one SQLite file (or `:memory:`), migrated when
  * the layer is built. Safe to share a file between processes (a server and the CLI): WAL lets
  * readers run beside the single writer, writers take the lock with BEGIN IMMEDIATE and wait up to
- * `busyTimeout` for one another.
+ * `busyTimeout` for one another, asynchronously (see SqliteTransactor): the connection itself
+ * never waits (`busy_timeout = 0`), so a busy lock never blocks the event loop.
  */
 import { MemoryRateLimitRepoLive, StoreUnavailable, Transactor } from "@costline/core"
 import { makeStoreErrors, makeStoreLayer, runMigrations } from "@costline/store-sql"
@@ -20,7 +21,7 @@ export interface SqliteStoreOptions {
   readonly filename: string
   /** Apply pending migrations while the layer is built (default `true`). */
   readonly migrate?: boolean | undefined
-  /** How long a statement waits for another process's write lock (default 5 seconds). */
+  /** How long a write transaction waits for another process's write lock (default 5 seconds). */
   readonly busyTimeout?: Duration.DurationInput | undefined
 }
 
@@ -39,8 +40,8 @@ const client = (options: SqliteStoreOptions) =>
           )
         )
       )
-      const busyMillis = Math.round(Duration.toMillis(options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT))
-      yield* Effect.forEach([`PRAGMA busy_timeout = ${busyMillis}`, "PRAGMA foreign_keys = ON"], (pragma) =>
+      // SQLite's busy handler sleeps on the event loop; the Transactor waits for the lock instead.
+      yield* Effect.forEach(["PRAGMA busy_timeout = 0", "PRAGMA foreign_keys = ON"], (pragma) =>
         sql.unsafe(pragma)).pipe(makeStoreErrors(SqliteDialect.classify).orUnavailable)
       return Context.make(SqlClient, sql)
     })
@@ -54,7 +55,7 @@ export const layer = (options: SqliteStoreOptions) =>
   makeStoreLayer({
     client: client(options),
     dialect: SqliteDialect.layer,
-    transactor: SqliteTransactor.layer(options.filename),
+    transactor: SqliteTransactor.layer(options.filename, Duration.decode(options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT)),
     migrate: options.migrate === false ? undefined : migrate,
     migrations,
     // One process serves HTTP over a SQLite file, so its budgets live in memory.

@@ -4,7 +4,7 @@
  * them (imports, attribution).
  */
 import { describe, expect, type Vitest } from "@effect/vitest"
-import { Effect, Either, Schema, Stream, TestClock } from "effect"
+import { Duration, Effect, Either, Schema, Stream, TestClock } from "effect"
 import type { AuditRecord } from "../audit/Domain.js"
 import { Actor } from "../shared/Actor.js"
 import type { OrganizationId } from "../shared/Ids.js"
@@ -24,6 +24,7 @@ import {
 import { Month } from "../usage/Month.js"
 import { UsageRecordsRepo } from "../usage/Repo.js"
 import { UsageGroups } from "../usage/UsageGroups.js"
+import * as UsageImportService from "../usage/UsageImport.js"
 import { UsageImport } from "../usage/UsageImport.js"
 import { type ContractServices, drainExport, freshOrganization, userActor } from "./Fixtures.js"
 
@@ -454,6 +455,83 @@ export const usageContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
         const failure = yield* Effect.flip((yield* UsageImport).run(organization.id, source(() => versions.shift()!)))
         expect(failure).toMatchObject({ _tag: "ValidationFailed", details: [{ field: "file", issue: "changed" }] })
         expect((yield* scanAll(organization.id, "2024-05")).records).toEqual([])
+      }))
+
+    it.effect("rows are staged in batches of BATCH_SIZE, unseen until the last batch is published", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        const total = 2 * UsageImportService.BATCH_SIZE + 1
+        const row = { start_time: "2024-05-02T10:00:00Z", credits: 1 }
+        const staged: Array<number> = []
+        const seenWhileStaging: Array<number> = []
+        // The store's repository, watched: what each staged batch holds, and what a scan sees meanwhile.
+        const watched = Effect.map(UsageRecordsRepo, (repo) =>
+          UsageRecordsRepo.of({
+            ...repo,
+            stage: (organizationId, importId, records, now) =>
+              Effect.gen(function*() {
+                const seen = yield* Effect.provideService(scanAll(organization.id, "2024-05"), UsageRecordsRepo, repo)
+                seenWhileStaging.push(seen.records.length)
+                staged.push(records.length)
+                yield* repo.stage(organizationId, importId, records, now)
+              })
+          }))
+        const importer = yield* Effect.provideServiceEffect(UsageImportService.make, UsageRecordsRepo, watched)
+        const summary = yield* importer.run(organization.id, source(lines(...Array.from({ length: total }, () => row))))
+        expect(summary).toEqual({ rows: total })
+        expect(staged).toEqual([UsageImportService.BATCH_SIZE, UsageImportService.BATCH_SIZE, 1])
+        expect(seenWhileStaging).toEqual([0, 0, 0])
+        expect((yield* scanAll(organization.id, "2024-05")).records).toHaveLength(total)
+      }))
+
+    it.effect("a bad row late in the file, found after batches were staged, leaves nothing behind", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        const good = Array.from({ length: 2 * UsageImportService.BATCH_SIZE + 10 }, () => ({
+          start_time: "2024-05-02T10:00:00Z",
+          credits: 1
+        }))
+        const versions = [lines(...good, good[0]), lines(...good, { start_time: "later", credits: 1 })]
+        const failure = yield* Effect.flip((yield* UsageImport).run(organization.id, source(() => versions.shift()!)))
+        expect(failure).toMatchObject({ _tag: "ValidationFailed", details: [{ field: "file", issue: "changed" }] })
+        expect((yield* scanAll(organization.id, "2024-05")).records).toEqual([])
+        // The staged rows and the import itself are gone, not merely hidden.
+        expect(yield* (yield* UsageRecordsRepo).staleImports(new Date("2999-01-01T00:00:00Z"))).toEqual([])
+      }))
+
+    it.effect("an import left unpublished by a dead process is discarded by the next import once stale", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        const repo = yield* UsageRecordsRepo
+        const startedAt = new Date("2024-06-01T00:00:00Z")
+        yield* repo.beginImport(organization.id, "dead-import", startedAt)
+        yield* repo.stage(organization.id, "dead-import", [usage("2024-05-02T10:00:00Z", 7)], startedAt)
+        expect((yield* scanAll(organization.id, "2024-05")).records).toEqual([])
+        expect(yield* repo.staleImports(new Date("2024-06-01T00:00:01Z"))).toContain("dead-import")
+
+        yield* TestClock.setTime(startedAt.getTime() + Duration.toMillis(UsageImportService.STALE_AFTER) + 1)
+        yield* (yield* UsageImport).run(organization.id, source(lines({ start_time: "2024-05-03T10:00:00Z", credits: 1 })))
+        expect(yield* repo.staleImports(new Date("2999-01-01T00:00:00Z"))).not.toContain("dead-import")
+        // Published later by mistake, it would show nothing: its rows were deleted.
+        yield* repo.publish("dead-import")
+        expect((yield* scanAll(organization.id, "2024-05")).records.map((r) => r.credits)).toEqual([1])
+      }))
+
+    it.effect("a scan that began before an import was published does not see it", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        const repo = yield* UsageRecordsRepo
+        const now = new Date("2024-06-01T00:00:00Z")
+        yield* repo.insert(organization.id, [usage("2024-05-01T00:00:00Z", 1)])
+        yield* repo.beginImport(organization.id, "racing-import", now)
+        yield* repo.stage(organization.id, "racing-import", [usage("2024-05-02T00:00:00Z", 2)], now)
+        const seen: Array<number> = []
+        yield* repo.scan(
+          { organizationId: organization.id, from: new Date("2024-05-01T00:00:00Z"), to: new Date("2024-06-01T00:00:00Z") },
+          (records) => Effect.zipRight(repo.publish("racing-import"), Effect.sync(() => seen.push(...records.map((r) => r.credits))))
+        )
+        expect(seen).toEqual([1])
+        expect((yield* scanAll(organization.id, "2024-05")).records.map((r) => r.credits).sort()).toEqual([1, 2])
       }))
 
     it.effect("an unknown organization is NotFound before the file is read", () =>

@@ -71,10 +71,23 @@ export class UsageRecordsRepo extends Context.Tag("@costline/core/UsageRecordsRe
     /** Appends records (any number) inside the ambient transaction, if any. */
     readonly insert: (organizationId: OrganizationId, records: ReadonlyArray<UsageRecord>) => Io<void>
     /**
+     * Staged imports: `beginImport` registers an import, `stage` appends a batch of its records
+     * (renewing its heartbeat), which scans do not see until `publish` makes all of them visible
+     * at once. `discard` deletes an unpublished import's records, a bounded batch per
+     * transaction. Each call is a short transaction of its own unless the caller's encloses it.
+     */
+    readonly beginImport: (organizationId: OrganizationId, importId: string, now: Date) => Io<void>
+    readonly stage: (organizationId: OrganizationId, importId: string, records: ReadonlyArray<UsageRecord>, now: Date) => Io<void>
+    readonly publish: (importId: string) => Io<void>
+    readonly discard: (importId: string) => Io<void>
+    /** Unpublished imports whose heartbeat is older than `before` (their process is gone). */
+    readonly staleImports: (before: Date) => Io<ReadonlyArray<string>>
+    /**
      * Hands every record of the scan to `onBatch`, a bounded batch at a time (keyset reads, never
      * all rows at once), and waits for each batch to be handled before reading the next. Every
      * batch comes from the state of the store when the scan began: records committed meanwhile
-     * are not seen, so an import that commits during a scan is seen entirely or not at all.
+     * are not seen, so an import that commits (or is published) during a scan is seen entirely
+     * or not at all; the records of an unpublished import are never seen.
      */
     readonly scan: <E, R>(
       scan: UsageScan,

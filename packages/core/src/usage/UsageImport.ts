@@ -1,17 +1,22 @@
 /**
  * Imports a usage file, all or nothing, in constant memory: a first pass reads the whole file
  * and validates every row, writing nothing; only a file without a single bad row is read a second
- * time, inside one transaction, and inserted in batches. The file is never held in memory, which
- * is why it is read twice (`open` gives a fresh stream each time).
+ * time and written. The file is never held in memory, which is why it is read twice (`open` gives
+ * a fresh stream each time).
+ *
+ * The second pass never holds the store's write lock for long (a server may share the store):
+ * it stages the rows in batches, each its own short transaction, invisible to readers until one
+ * last short transaction publishes them all. If anything fails (or the import is interrupted)
+ * the staged rows are discarded; an import left half-staged by a process that died is discarded
+ * by the next import once its heartbeat is STALE_AFTER old.
  *
  * Usage records are measurements, not configuration: imports are not audited (the spec's audit
  * log names no resource for them) and importing the same file twice counts its usage twice.
  */
-import { Chunk, Context, Effect, Either, Layer, Stream } from "effect"
+import { Chunk, Clock, Context, Duration, Effect, Either, Layer, Stream } from "effect"
 import { Organizations } from "../identity/Organizations.js"
 import { FieldIssue, type NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
-import type { OrganizationId } from "../shared/Ids.js"
-import { Transactor } from "../shared/Transactor.js"
+import { newId, type OrganizationId } from "../shared/Ids.js"
 import type { UsageRecord } from "./Domain.js"
 import { UsageRecordsRepo } from "./Repo.js"
 import { type ParsedRow, parseRows, type UsageFileFormat } from "./UsageFile.js"
@@ -37,8 +42,10 @@ export class UsageImport extends Context.Tag("@costline/core/UsageImport")<
   }
 >() {}
 
-/** Rows read and inserted at a time. */
-export const BATCH_SIZE = 1000
+/** Rows read and staged at a time: one short transaction each. */
+export const BATCH_SIZE = 2000
+/** A staged import whose heartbeat (renewed by each batch) is this old was left by a dead process. */
+export const STALE_AFTER = Duration.minutes(10)
 /** Bad lines named in the error; the rest are only counted. */
 export const REPORTED_PROBLEMS = 20
 /** Bad lines quoted in the error's one-line message. */
@@ -99,7 +106,12 @@ const validRecords = (rows: Chunk.Chunk<ParsedRow>): Effect.Effect<Chunk.Chunk<U
 export const make = Effect.gen(function*() {
   const organizations = yield* Organizations
   const repo = yield* UsageRecordsRepo
-  const tx = yield* Transactor
+  const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+  const discardStale = Effect.gen(function*() {
+    const before = new Date((yield* Clock.currentTimeMillis) - Duration.toMillis(STALE_AFTER))
+    yield* Effect.forEach(yield* repo.staleImports(before), repo.discard, { discard: true })
+  })
 
   return UsageImport.of({
     run: (organizationId, source) =>
@@ -107,18 +119,23 @@ export const make = Effect.gen(function*() {
         yield* organizations.get(organizationId)
         const validation = yield* validateAll(parseRows(source.format, source.open()))
         if (validation.invalid > 0) return yield* rejected(validation)
+        yield* discardStale
+        const importId = yield* newId<"UsageImportId">()
+        yield* repo.beginImport(organizationId, importId, yield* now)
         let inserted = 0
-        yield* tx.withTransaction(
-          parseRows(source.format, source.open()).pipe(
-            Stream.mapChunksEffect(validRecords),
-            Stream.rechunk(BATCH_SIZE),
-            Stream.runForEachChunk((batch) => {
-              inserted += batch.length
-              return repo.insert(organizationId, Chunk.toReadonlyArray(batch))
-            }),
-            // Fewer or more rows than were validated: the file changed in between.
-            Effect.filterOrFail(() => inserted === validation.rows, () => changedMeanwhile)
-          )
+        yield* parseRows(source.format, source.open()).pipe(
+          Stream.mapChunksEffect(validRecords),
+          Stream.rechunk(BATCH_SIZE),
+          Stream.runForEachChunk((batch) => {
+            inserted += batch.length
+            return Effect.flatMap(now, (at) => repo.stage(organizationId, importId, Chunk.toReadonlyArray(batch), at))
+          }),
+          // Fewer or more rows than were validated: the file changed in between.
+          Effect.filterOrFail(() => inserted === validation.rows, () => changedMeanwhile),
+          Effect.zipRight(repo.publish(importId)),
+          // Also when interrupted: nothing staged may stay behind (a failed discard is left to
+          // the next import, which finds the heartbeat stale).
+          Effect.onError(() => Effect.ignore(repo.discard(importId)))
         )
         return { rows: inserted }
       })

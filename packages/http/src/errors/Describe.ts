@@ -3,6 +3,7 @@
  * encodes anything) to one `HttpFailure`. Unknown failures and defects become `internal` and are
  * logged with their cause; nothing about them reaches the client.
  */
+import type { StoreUnavailable } from "@costline/core"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import type { HttpServerRequest } from "@effect/platform"
 import { isServerError, type RequestError as BodyReadError } from "@effect/platform/HttpServerError"
@@ -23,6 +24,16 @@ import { MalformedBody, MethodNotAllowed, PayloadTooLarge } from "./RequestError
 
 const unexpected = (cause: Cause.Cause<unknown>): Effect.Effect<HttpFailure> =>
   Effect.as(Effect.logError("request failed unexpectedly", cause), internal)
+
+/**
+ * A 503 from the store is the operator's to act on (a lock held elsewhere, a database down): the
+ * log names the store's reason, which the client never sees.
+ */
+const storeUnavailable = (error: StoreUnavailable): Effect.Effect<HttpFailure> =>
+  Effect.as(
+    Effect.logWarning("the store is unavailable; answered 503").pipe(Effect.annotateLogs({ cause: error.message })),
+    fromDomainError(error)
+  )
 
 /** 405 when some other method serves this path, else 404. */
 const noRoute = (request: HttpServerRequest.HttpServerRequest, routes: RouteTable.RouteTable): HttpFailure => {
@@ -89,7 +100,7 @@ export const describe = (
   const error = Cause.failureOption(cause)
   if (Option.isSome(error)) {
     const e = error.value
-    if (isDomainError(e)) return Effect.succeed(fromDomainError(e))
+    if (isDomainError(e)) return e._tag === "StoreUnavailable" ? storeUnavailable(e) : Effect.succeed(fromDomainError(e))
     if (isRequestRejection(e)) return Effect.succeed(fromRequestRejection(e))
     if (e instanceof HttpApiDecodeError) return invalidRequest(request, routes, cause)
     if (isServerError(e) && e._tag === "RouteNotFound") return Effect.succeed(noRoute(request, routes))

@@ -11,6 +11,7 @@ import dwAccounts from "./0500_dw_accounts.js"
 import rateLimits from "./0600_rate_limits.js"
 import secretKeyCheck from "./0700_secret_key_check.js"
 import auditCommitOrder from "./0800_audit_commit_order.js"
+import usageImports from "./0900_usage_imports.js"
 import usageSourceKey from "./1000_usage_source_key.js"
 import apiKeyLastUsed from "./1300_api_key_last_used.js"
 
@@ -26,6 +27,7 @@ export const migrations: Migrations = {
   "0600_rate_limits": rateLimits,
   "0700_secret_key_check": secretKeyCheck,
   "0800_audit_commit_order": auditCommitOrder,
+  "0900_usage_imports": usageImports,
   "1000_usage_source_key": usageSourceKey,
   "1300_api_key_last_used": apiKeyLastUsed
 }

@@ -14,6 +14,11 @@
  * the month's rows are interleaved with other organizations' or months': each holds the loop for a
  * few milliseconds only, and the caller paces the batches (see core's Slices).
  *
+ * A staged import's rows (`import_id` of a row in `usage_imports`) are invisible until it is
+ * published. SQLite reads the pending imports in the same statement as the span (one snapshot)
+ * and leaves their rows out of every batch; rows published later are left out too, so the scan
+ * sees an import entirely or not at all. The common case, no import pending, reads as before.
+ *
  * Postgres hands out `seq` at INSERT, not at COMMIT, so there the scan is one statement read
  * through a cursor (`FETCH` a batch at a time) inside a REPEATABLE READ, READ ONLY transaction (a
  * reader that takes no transaction id and holds back nobody). Keyset batches would leave each
@@ -32,6 +37,14 @@ const ROWS_PER_INSERT = 500
 const ROWS_PER_SCAN = 5000
 /** `seq` values per SQLite batch: a statement that reads them takes a few milliseconds. */
 const SEQ_WINDOW = 2000
+/** Rows a discarded import deletes per transaction: the write lock is held for milliseconds. */
+const ROWS_PER_DISCARD = 5000
+/**
+ * After each staged batch, SQLite's importer leaves the lock free this long. SQLite has no queue
+ * for its write lock: a process that commits and begins again at once would starve the others,
+ * which poll for the lock at most 10 ms apart (see store-sqlite's SqliteTransactor).
+ */
+const SQLITE_LOCK_GAP_MS = 15
 
 type Kind = "timestamp" | "number" | "text" | "boolean" | "json"
 
@@ -123,23 +136,40 @@ export const make = Effect.gen(function*() {
   const { dialect, errors, sql, write } = yield* RepoContext
   const columns = sql.literal(FIELDS.map(([field]) => field).join(", "))
 
-  const toRow = (organizationId: OrganizationId, record: UsageRecord) => usageRow(dialect.boolean, organizationId, record)
+  const toRow = (organizationId: OrganizationId, record: UsageRecord, importId: string | null = null) => ({
+    ...usageRow(dialect.boolean, organizationId, record),
+    import_id: importId
+  })
 
-  /** The span of `seq` holding the scan's rows (none when it has none), from the time index alone. */
+  /**
+   * The span of `seq` holding the scan's rows (none when it has none), from the time index alone,
+   * and the imports still pending, read in the same statement: one snapshot.
+   */
   const seqSpan = (scan: UsageScan) =>
-    sql<{ readonly first: unknown; readonly last: unknown }>`
-      SELECT min(seq) AS first, max(seq) AS last FROM usage_records
+    sql<{ readonly first: unknown; readonly last: unknown; readonly pending: string | null }>`
+      SELECT min(seq) AS first, max(seq) AS last, (SELECT json_group_array(id) FROM usage_imports) AS pending
+      FROM usage_records
       WHERE organization_id = ${scan.organizationId}
         AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}`.pipe(
-      Effect.map(([span]) => (span?.first == null ? Option.none() : Option.some({ first: span.first, last: span.last })))
+      Effect.map(([span]) =>
+        span?.first == null ? Option.none() : Option.some({
+          first: span.first,
+          last: span.last,
+          pending: JSON.parse(span.pending ?? "[]") as ReadonlyArray<string>
+        })
+      )
     )
+
+  /** Leaves out the rows of imports that were pending when the scan began. */
+  const published = (pending: ReadonlyArray<string>) =>
+    pending.length === 0 ? sql.literal("1 = 1") : sql`(import_id IS NULL OR import_id NOT IN ${sql.in(pending)})`
 
   // SQLite would rather take the time index and sort (it has no statistics to know better):
   // NOT INDEXED leaves it the rowid range (after, upTo].
-  const batch = (scan: UsageScan, after: number, upTo: number) =>
+  const batch = (scan: UsageScan, after: number, upTo: number, pending: ReadonlyArray<string>) =>
     sql`
       SELECT seq, ${columns} FROM usage_records NOT INDEXED
-      WHERE seq > ${after} AND seq <= ${upTo}
+      WHERE seq > ${after} AND seq <= ${upTo} AND ${published(pending)}
         AND organization_id = ${scan.organizationId}
         AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}
       ORDER BY seq`.values
@@ -151,7 +181,7 @@ export const make = Effect.gen(function*() {
       const last = Number(span.value.last)
       // Just before the first row: `seq` is a positive integer, so first - 1 excludes nothing.
       for (let after = Number(span.value.first) - 1; after < last; after += SEQ_WINDOW) {
-        const rows = yield* batch(scan, after, Math.min(after + SEQ_WINDOW, last))
+        const rows = yield* batch(scan, after, Math.min(after + SEQ_WINDOW, last), span.value.pending)
         if (rows.length > 0) yield* onBatch(rows.map(fromValues))
       }
     })
@@ -163,7 +193,8 @@ export const make = Effect.gen(function*() {
         DECLARE usage_scan NO SCROLL CURSOR FOR
         SELECT ${columns} FROM usage_records
         WHERE organization_id = ${scan.organizationId}
-          AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}`
+          AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}
+          AND (import_id IS NULL OR import_id NOT IN (SELECT id FROM usage_imports))`
       for (;;) {
         const rows = yield* sql<Record<string, unknown>>`FETCH FORWARD ${sql.literal(String(ROWS_PER_SCAN))} FROM usage_scan`
         if (rows.length > 0) yield* onBatch(rows.map(fromObject))
@@ -182,15 +213,77 @@ export const make = Effect.gen(function*() {
         ? effect
         : sql.withTransaction(Effect.zipRight(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`, effect)))
 
+  const insertRows = (organizationId: OrganizationId, records: ReadonlyArray<UsageRecord>, importId: string | null) =>
+    Effect.forEach(
+      Array.from({ length: Math.ceil(records.length / ROWS_PER_INSERT) }, (_, i) =>
+        records.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT)),
+      (chunk) => sql`INSERT INTO usage_records ${sql.insert(chunk.map((record) => toRow(organizationId, record, importId)))}`,
+      { discard: true }
+    )
+
+  /** SQLite only: a real pause (not the Effect clock, which tests may stop) that lets other processes write. */
+  const leaveLockFree = sql.onDialectOrElse({
+    sqlite: () => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, SQLITE_LOCK_GAP_MS))),
+    orElse: () => Effect.void
+  })
+
+  /**
+   * One transaction: deletes up to ROWS_PER_DISCARD of the import's rows after `after` in `seq`
+   * order; the last `seq` deleted, none when no row was left.
+   */
+  const discardBatch = (importId: string, after: unknown) =>
+    write(
+      sql<{ readonly seq: unknown }>`
+        SELECT seq FROM usage_records WHERE seq > ${after as SqlValue} AND import_id = ${importId}
+        ORDER BY seq LIMIT ${ROWS_PER_DISCARD}`.pipe(
+        Effect.tap((rows) =>
+          rows.length === 0 ? Effect.void : sql`DELETE FROM usage_records WHERE seq IN ${sql.in(rows.map((row) => row.seq))}`
+        ),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows.at(-1)), (row) => row.seq)),
+        errors.orUnavailable
+      )
+    )
+
   return UsageRecordsRepo.of({
-    insert: (organizationId, records) =>
+    insert: (organizationId, records) => write(insertRows(organizationId, records, null).pipe(errors.orUnavailable)),
+
+    beginImport: (organizationId, importId, now) =>
       write(
-        Effect.forEach(
-          Array.from({ length: Math.ceil(records.length / ROWS_PER_INSERT) }, (_, i) =>
-            records.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT)),
-          (chunk) => sql`INSERT INTO usage_records ${sql.insert(chunk.map((record) => toRow(organizationId, record)))}`,
-          { discard: true }
-        ).pipe(errors.orUnavailable)
+        sql`
+          INSERT INTO usage_imports (id, organization_id, floor_seq, started_at, heartbeat_at)
+          VALUES (${importId}, ${organizationId}, (SELECT coalesce(max(seq), 0) FROM usage_records), ${isoText(now)}, ${isoText(now)})`
+          .pipe(errors.orUnavailable)
+      ),
+
+    stage: (organizationId, importId, records, now) =>
+      write(
+        insertRows(organizationId, records, importId).pipe(
+          Effect.zipRight(sql`UPDATE usage_imports SET heartbeat_at = ${isoText(now)} WHERE id = ${importId}`),
+          errors.orUnavailable
+        )
+      ).pipe(Effect.zipLeft(leaveLockFree)),
+
+    publish: (importId) => write(sql`DELETE FROM usage_imports WHERE id = ${importId}`.pipe(errors.orUnavailable)),
+
+    discard: (importId) =>
+      Effect.gen(function*() {
+        const [started] = yield* sql<{ readonly floor_seq: unknown }>`SELECT floor_seq FROM usage_imports WHERE id = ${importId}`
+          .pipe(errors.orUnavailable)
+        if (started === undefined) return
+        let after = started.floor_seq
+        for (;;) {
+          const last = yield* discardBatch(importId, after)
+          if (Option.isNone(last)) break
+          after = last.value
+          yield* leaveLockFree
+        }
+        yield* write(sql`DELETE FROM usage_imports WHERE id = ${importId}`.pipe(errors.orUnavailable))
+      }),
+
+    staleImports: (before) =>
+      sql<{ readonly id: string }>`SELECT id FROM usage_imports WHERE heartbeat_at < ${isoText(before)}`.pipe(
+        Effect.map((rows) => rows.map((row) => row.id)),
+        errors.orUnavailable
       ),
 
     // Batches are handled in the caller's own context, never inside the scan's read-only snapshot.

@@ -9,6 +9,7 @@ import usage from "./0300_usage.js"
 import ticketLinks from "./0400_ticket_links.js"
 import dwAccounts from "./0500_dw_accounts.js"
 import secretKeyCheck from "./0700_secret_key_check.js"
+import usageImports from "./0900_usage_imports.js"
 import usageSourceKey from "./1000_usage_source_key.js"
 import apiKeyLastUsed from "./1300_api_key_last_used.js"
 
@@ -22,6 +23,7 @@ export const migrations: Migrations = {
   "0400_ticket_links": ticketLinks,
   "0500_dw_accounts": dwAccounts,
   "0700_secret_key_check": secretKeyCheck,
+  "0900_usage_imports": usageImports,
   "1000_usage_source_key": usageSourceKey,
   "1300_api_key_last_used": apiKeyLastUsed
 }
