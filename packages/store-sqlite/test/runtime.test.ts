@@ -42,4 +42,4 @@ it("the store's SQLite driver survives the collector finalising its statements",
       resolve({ code: error === null ? 0 : (error.code as number | null) ?? null, signal: error?.signal ?? null, stdout }))
   })
   expect(outcome).toEqual({ code: 0, signal: null, stdout: "done" })
-})
+}, 60_000) // a child process doing 20,000 statements: generous for a loaded 2-core machine
