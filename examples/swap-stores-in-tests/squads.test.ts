@@ -5,8 +5,8 @@
  * `@costline/core/testing` brings the helpers: `freshOrganization` keeps tests that share a
  * database apart, `drainExport` reads the audit log as a poller would.
  */
-import { CoreLive, type OrganizationId, type Repositories, Users } from "@costline/core"
-import { drainExport, freshOrganization, userActor } from "@costline/core/testing"
+import { Actor, CoreLive, type OrganizationId, type Repositories, Users } from "@costline/core"
+import { drainExport, freshOrganization, memberActor } from "@costline/core/testing"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
 import { expect, layer } from "@effect/vitest"
@@ -21,9 +21,17 @@ const stores: Record<string, () => Layer.Layer<Repositories, unknown>> = {
   Postgres: () => PgStore.layer({ url: postgresUrl })
 }
 
-const lead = userActor("lead@example.com")
+/**
+ * The signed-in admin making the changes, added by the operator first: core bounds what an actor
+ * may grant by the roles its user holds in the store.
+ */
+const signedInLead = (organizationId: OrganizationId) =>
+  Effect.gen(function*() {
+    const user = yield* (yield* Users).add(Actor.system(), organizationId, { email: "lead@example.com", role: "admin" })
+    return memberActor(organizationId, user.email, ["admin"], user.id)
+  })
 
-const addUsers = (organizationId: OrganizationId, emails: ReadonlyArray<string>) =>
+const addUsers = (lead: Actor, organizationId: OrganizationId, emails: ReadonlyArray<string>) =>
   Effect.flatMap(Users, (users) =>
     Effect.forEach(emails, (email) => users.add(lead, organizationId, { email, role: "viewer" }), { discard: true }))
 
@@ -33,7 +41,8 @@ for (const [name, store] of Object.entries(stores)) {
     it.effect("creates the team and its members, each change audited", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        yield* addUsers(organization.id, ["ana@example.com", "ben@example.com"])
+        const lead = yield* signedInLead(organization.id)
+        yield* addUsers(lead, organization.id, ["ana@example.com", "ben@example.com"])
         const team = yield* createSquad(lead, organization.id, {
           name: "Payments",
           members: ["ana@example.com", "ben@example.com"]
@@ -51,7 +60,8 @@ for (const [name, store] of Object.entries(stores)) {
     it.effect("leaves nothing behind when one member cannot be added", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        yield* addUsers(organization.id, ["cy@example.com"])
+        const lead = yield* signedInLead(organization.id)
+        yield* addUsers(lead, organization.id, ["cy@example.com"])
         const failed = yield* Effect.flip(
           createSquad(lead, organization.id, { name: "Search", members: ["cy@example.com", "nobody@example.com"] })
         )

@@ -50,10 +50,16 @@ const openedDatabase = (): string | undefined => {
   return Either.isRight(parsed) ? describeDatabase(parsed.right) : undefined
 }
 
-/** "organization nope not found" is only useful with where it was looked for. */
+/**
+ * "organization nope not found" (or a missing table) is only useful with where it was looked for:
+ * the usual cause is a command run against another database than the operator meant.
+ */
 const withDatabase = (error: unknown, message: string): string => {
-  const tag = typeof error === "object" && error !== null ? (error as { _tag?: unknown })._tag : undefined
-  const database = tag === "NotFound" || /no such table|does not exist/.test(message) ? openedDatabase() : undefined
+  const { _tag: tag, resource } = typeof error === "object" && error !== null
+    ? (error as { _tag?: unknown; resource?: unknown })
+    : {}
+  const missingOrganization = tag === "NotFound" && resource === "organization"
+  const database = missingOrganization || /no such table|relation .* does not exist/.test(message) ? openedDatabase() : undefined
   return database === undefined ? message : `${message} (database ${database})`
 }
 

@@ -95,8 +95,8 @@ describe("the audit feed on Postgres", () => {
       const importing = yield* freshOrganization
       const bystander = yield* freshOrganization
       const release = yield* Deferred.make<void>()
-      // 1,500 rows: the first batch of 1,000 is inserted, then the file "stalls" until released.
-      const rows = Array.from({ length: 1500 }, (_, n) => startLine(n))
+      // 3,000 rows: the first batch of 2,000 is staged, then the file "stalls" until released.
+      const rows = Array.from({ length: 3000 }, (_, n) => startLine(n))
       let opened = 0
       const source = {
         format: "jsonl" as const,
@@ -104,15 +104,16 @@ describe("the audit feed on Postgres", () => {
           ++opened === 1
             ? Stream.make(rows.join("\n"))
             : Stream.concat(
-              Stream.make(rows.slice(0, 1200).join("\n") + "\n"),
-              Stream.fromEffect(Deferred.await(release).pipe(Effect.as(rows.slice(1200).join("\n"))))
+              Stream.make(rows.slice(0, 2500).join("\n") + "\n"),
+              Stream.fromEffect(Deferred.await(release).pipe(Effect.as(rows.slice(2500).join("\n"))))
             )
       }
       const imported = yield* Effect.fork((yield* UsageImport).run(importing.id, source))
-      // The import's transaction has written rows (it has an xid) and waits for the rest of the file.
+      // The import has staged its first batch (committed, hidden until it publishes) and waits for
+      // the rest of the file: from here until it publishes, it is an import in progress.
       yield* sql<{ readonly n: number }>`
-        SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND backend_xid IS NOT NULL AND state = 'idle in transaction'`.pipe(
+        SELECT count(*)::int AS n FROM usage_records r JOIN usage_imports i ON i.id = r.import_id
+        WHERE i.organization_id = ${importing.id}`.pipe(
         Effect.repeat({ until: ([row]) => row!.n > 0 }),
         Effect.timeout("30 seconds")
       )
@@ -126,7 +127,7 @@ describe("the audit feed on Postgres", () => {
       }
 
       yield* Deferred.succeed(release, undefined)
-      expect(yield* Fiber.join(imported)).toEqual({ rows: 1500 })
+      expect(yield* Fiber.join(imported)).toEqual({ rows: 3000 })
     }).pipe(Effect.provide(store)))
 
   it.live("records a host writes in its own SqlClient transaction are stamped at its commit and delivered once", () =>

@@ -66,13 +66,14 @@ const banner = (url: string, token: string) =>
 export const serve = Command.make("serve", { port, host, database, demo }, (args) =>
   Effect.gen(function*() {
     const db = yield* resolveDatabase(args.database)
-    // Before anything listens: a wrong master key stops here, with one line.
-    const secrets = yield* checkedSecrets(db)
-    const token = args.demo ? yield* demoKey(describeDatabase(db)).pipe(Effect.provide(coreLayer(args.database, { create: true }))) : undefined
+    // Settings first: one that does not parse stops here, before any store is opened.
     const listenPort = Option.isSome(args.port) ? args.port.value : yield* environmentPort
     const url = `http://${args.host}:${listenPort}`
     const edge = yield* edgeOptions
     const observability = yield* observabilityOptions
+    // Before anything listens: a wrong master key stops here, with one line.
+    const secrets = yield* checkedSecrets(db)
+    const token = args.demo ? yield* demoKey(describeDatabase(db)).pipe(Effect.provide(coreLayer(args.database, { create: true }))) : undefined
     const metrics = observability.metrics._tag === "off" ? undefined : Metrics.make()
     const server = serveHttp({
       ...edge,

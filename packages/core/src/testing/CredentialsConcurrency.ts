@@ -11,7 +11,7 @@ import { Actor } from "../shared/Actor.js"
 import * as ETag from "../shared/ETag.js"
 import { TicketLinkCreate } from "../ticketlinks/Domain.js"
 import { TicketLinks } from "../ticketlinks/TicketLinks.js"
-import { drainExport, freshOrganization, userActor } from "./Fixtures.js"
+import { drainExport, freshOrganization, memberActor, userActor } from "./Fixtures.js"
 import { contractSecrets, type SecretsContractServices } from "./SecretsFixtures.js"
 
 type Instance = Context.Context<SecretsContractServices>
@@ -63,7 +63,7 @@ export const credentialsConcurrencyContract = (name: string, makeInstance: () =>
           ticket_id: "OPS-1",
           ticket_url: "https://tracker.example/browse/OPS-1"
         })
-        const create = Effect.flatMap(TicketLinks, (links) => links.create(alice, organization.id, link))
+        const create = Effect.flatMap(TicketLinks, (links) => links.create(memberActor(organization.id, "alice@example.com", ["editor"]), organization.id, link))
         const outcomes = yield* atOnce(instances, 6, create)
         expect(outcomes.sort()).toEqual([...Array<string>(5).fill("AlreadyExists"), "done"])
         const { records } = yield* drainExport(organization.id, { filters: { resource_in: ["ticket_links"] } })

@@ -4,26 +4,15 @@
  * A key used to create a key bounds it: no more access, no scope it does not hold itself.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
-import { Access as AccessLevel, ApiKeyScope } from "@costline/core"
-import { Schema } from "effect"
+import { Access as AccessLevel, ApiKey, ApiKeyScope } from "@costline/core"
+import { Schema, Struct } from "effect"
 import { Access, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
 import { pageOf } from "../Pages.js"
 import { v2 } from "../Versions.js"
 
-export const ApiKeyV2 = Schema.Struct({
-  id: Schema.UUID,
-  name: Schema.String,
-  access: AccessLevel,
-  scopes: Schema.Array(ApiKeyScope),
-  /** The first characters of the token, to recognise a key; never the token. */
-  prefix: Schema.String,
-  created_at: Schema.DateTimeUtc,
-  expires_at: Schema.NullOr(Schema.DateTimeUtc),
-  revoked_at: Schema.NullOr(Schema.DateTimeUtc),
-  /** When the key last authenticated a request, to the minute; null: never. */
-  last_used_at: Schema.NullOr(Schema.DateTimeUtc)
-}).annotations({ identifier: "ApiKey" })
+/** A key as the API shows it: the tenant is the caller's own; never its token (only a hash is stored). */
+export const ApiKeyV2 = Schema.Struct(Struct.omit(ApiKey.fields, "organization_id")).annotations({ identifier: "ApiKey" })
 
 export const CreatedApiKey = Schema.Struct({
   ...ApiKeyV2.fields,
