@@ -4,7 +4,7 @@
  * not parse stops the server with a one-line reason rather than being ignored.
  */
 import { RateLimitPolicy } from "@costline/core"
-import type { ServeOptions } from "@costline/http"
+import type { ServeOptions, Tracing } from "@costline/http"
 import { Config, ConfigError, Duration, Either, LogLevel, Option, Schema } from "effect"
 
 export type EdgeOptions = Pick<
@@ -119,3 +119,72 @@ export const observabilityOptions = Config.all({
     Config.map(Option.getOrUndefined)
   )
 })
+
+/**
+ * Trace export, configured by OpenTelemetry's standard variables: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`
+ * (the traces URL) or `OTEL_EXPORTER_OTLP_ENDPOINT` (a base URL; `/v1/traces` is appended), `…_PROTOCOL`
+ * (`http/protobuf`, the default, or `http/json`), `…_HEADERS` (`k=v,k2=v2`), `OTEL_SERVICE_NAME`,
+ * `OTEL_BSP_SCHEDULE_DELAY` (ms); `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` turn it off.
+ */
+const otelText = (name: string) => Config.string(name).pipe(Config.option, Config.map(Option.filter((text) => text.trim() !== "")))
+
+const invalid = (reason: string) => Either.left(ConfigError.InvalidData([], reason))
+
+/** `k=v,k2=v2`, values percent-encoded (the OpenTelemetry exporter convention). */
+export const parseOtlpHeaders = (text: string): Either.Either<Record<string, string>, string> => {
+  const headers: Record<string, string> = {}
+  for (const pair of text.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+    const at = pair.indexOf("=")
+    if (at <= 0) return Either.left(`OTEL_EXPORTER_OTLP_HEADERS must be 'key=value' pairs separated by commas`)
+    try {
+      headers[pair.slice(0, at).trim()] = decodeURIComponent(pair.slice(at + 1).trim())
+    } catch {
+      return Either.left(`OTEL_EXPORTER_OTLP_HEADERS has a value that is not percent-encoded correctly`)
+    }
+  }
+  return Either.right(headers)
+}
+
+const tracesUrl = (traces: Option.Option<string>, base: Option.Option<string>): Option.Option<string> =>
+  Option.isSome(traces)
+    ? Option.some(traces.value.trim())
+    : Option.map(base, (url) => `${url.trim().replace(/\/+$/, "")}/v1/traces`)
+
+export const tracingOptions: Config.Config<Option.Option<Tracing.OtlpOptions>> = Config.all({
+  disabled: otelText("OTEL_SDK_DISABLED"),
+  exporter: otelText("OTEL_TRACES_EXPORTER"),
+  traces: otelText("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
+  base: otelText("OTEL_EXPORTER_OTLP_ENDPOINT"),
+  protocol: Config.all([otelText("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"), otelText("OTEL_EXPORTER_OTLP_PROTOCOL")]),
+  headers: Config.all([otelText("OTEL_EXPORTER_OTLP_TRACES_HEADERS"), otelText("OTEL_EXPORTER_OTLP_HEADERS")]),
+  serviceName: otelText("OTEL_SERVICE_NAME"),
+  delay: otelText("OTEL_BSP_SCHEDULE_DELAY")
+}).pipe(
+  Config.mapOrFail((env): Either.Either<Option.Option<Tracing.OtlpOptions>, ConfigError.ConfigError> => {
+    const url = tracesUrl(env.traces, env.base)
+    const off = Option.exists(env.disabled, (text) => text.trim().toLowerCase() === "true") ||
+      Option.exists(env.exporter, (text) => !text.split(",").map((name) => name.trim().toLowerCase()).includes("otlp"))
+    if (off || Option.isNone(url)) return Either.right(Option.none())
+    if (!URL.canParse(url.value) || !/^https?:$/.test(new URL(url.value).protocol)) {
+      return invalid(`the OTLP endpoint must be an http(s) URL, got '${url.value}'`)
+    }
+    const protocol = Option.getOrElse(Option.orElse(env.protocol[0], () => env.protocol[1]), () => "http/protobuf").trim()
+    if (protocol !== "http/protobuf" && protocol !== "http/json") {
+      return invalid(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got '${protocol}'`)
+    }
+    const headers = Option.orElse(env.headers[0], () => env.headers[1])
+    const parsedHeaders = Option.isSome(headers) ? parseOtlpHeaders(headers.value) : Either.right(undefined)
+    if (Either.isLeft(parsedHeaders)) return invalid(parsedHeaders.left)
+    const delay = Option.map(env.delay, Number)
+    if (Option.exists(delay, (ms) => !Number.isInteger(ms) || ms <= 0)) {
+      return invalid("OTEL_BSP_SCHEDULE_DELAY must be a positive number of milliseconds")
+    }
+    return Either.right(Option.some({
+      url: url.value,
+      protocol,
+      headers: parsedHeaders.right,
+      exportInterval: Option.getOrUndefined(Option.map(delay, Duration.millis)),
+      serviceName: Option.getOrElse(env.serviceName, () => "costline")
+    }))
+  })
+)

@@ -122,7 +122,8 @@ export const pipelineOptions = (options: ApiOptions<unknown>): PipelineOptions =
     readTimeout: options.readTimeout ?? DEFAULT_READ_TIMEOUT,
     cors: options.cors,
     metrics: options.metrics,
-    exposeMetrics: options.metrics !== undefined && options.exposeMetrics === true
+    exposeMetrics: options.metrics !== undefined && options.exposeMetrics === true,
+    tracing: options.tracing === true
   }
 }
 

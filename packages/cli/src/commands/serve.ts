@@ -1,6 +1,6 @@
 import { Command, Options } from "@effect/cli"
 import { Auth } from "@costline/core"
-import { Metrics, serve as serveHttp } from "@costline/http"
+import { Metrics, serve as serveHttp, Tracing } from "@costline/http"
 import { Console, Effect, Layer, Option } from "effect"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -9,7 +9,7 @@ import { coreLayer, database, resolveDatabase } from "../Options.js"
 import { checkedSecrets } from "../SecretKeys.js"
 import { seedOrganization } from "../Seed.js"
 import { metricsServer } from "../MetricsServer.js"
-import { edgeOptions, environmentPort, observabilityOptions } from "../ServeConfig.js"
+import { edgeOptions, environmentPort, observabilityOptions, tracingOptions } from "../ServeConfig.js"
 
 const port = Options.integer("port").pipe(
   Options.withDescription("default: COSTLINE_PORT, else PORT, else 8080"),
@@ -71,6 +71,7 @@ export const serve = Command.make("serve", { port, host, database, demo }, (args
     const url = `http://${args.host}:${listenPort}`
     const edge = yield* edgeOptions
     const observability = yield* observabilityOptions
+    const otlp = yield* tracingOptions
     // Before anything listens: a wrong master key stops here, with one line.
     const secrets = yield* checkedSecrets(db)
     const token = args.demo ? yield* demoKey(describeDatabase(db)).pipe(Effect.provide(coreLayer(args.database, { create: true }))) : undefined
@@ -83,13 +84,16 @@ export const serve = Command.make("serve", { port, host, database, demo }, (args
       secrets,
       metrics,
       exposeMetrics: observability.metrics._tag === "api",
-      logLevel: observability.logLevel
+      logLevel: observability.logLevel,
+      tracing: Option.isSome(otlp)
     }).pipe(
       Layer.merge(
         metrics !== undefined && observability.metrics._tag === "port"
           ? metricsServer(metrics, args.host, observability.metrics.port)
           : Layer.empty
       ),
+      // Built first, released last: spans of the drained requests are still flushed.
+      Layer.provide(Option.match(otlp, { onNone: () => Layer.empty, onSome: Tracing.otlp })),
       // Built means bound: only now is the API reachable.
       Layer.tap(() => Console.log(token === undefined ? `costline listening on ${url}` : banner(url, token)))
     )

@@ -40,6 +40,8 @@ export interface PipelineOptions {
   /** Counted per request when set; `exposeMetrics` also serves them at `/metrics`. */
   readonly metrics?: Metrics | undefined
   readonly exposeMetrics?: boolean | undefined
+  /** Server spans carry the route template and the request id. */
+  readonly tracing?: boolean | undefined
 }
 
 const render = (version: ApiVersion, failure: HttpFailure, requestId: string) =>
@@ -98,13 +100,16 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         const requestId = yield* RequestId.choose(request.headers[RequestId.HEADER])
         return yield* Effect.gen(function*() {
           const response = yield* respond(app, request, requestId)
-          if (options.accessLog || options.metrics !== undefined) {
+          if (options.accessLog || options.metrics !== undefined || options.tracing) {
             const durationMs = (yield* Clock.currentTimeMillis) - started
             // The template (`/v2/teams/:team_id`), never the concrete path: ids and emails stay out.
             const route = Option.match(RouteTable.match(routes, request.method, request.url), {
               onNone: () => null,
               onSome: ({ route }) => route.path
             })
+            if (options.tracing) {
+              yield* Effect.annotateCurrentSpan({ "http.route": route ?? "", "costline.request_id": requestId })
+            }
             options.metrics?.request(request.method, route, response.status, durationMs / 1000)
             if (options.accessLog) yield* AccessLog.log(route, request, response, durationMs)
           }
