@@ -3,12 +3,13 @@
  * a collector: here an in-process receiver that records what arrives.
  */
 import { ConfigProvider, Effect, Either, Option } from "effect"
+import { execFile } from "node:child_process"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
 import { parseOtlpHeaders, tracingOptions } from "../src/ServeConfig.js"
 import { freePort } from "./network.js"
-import { costlineWith, scratchDir, startServerWith, stop } from "./support.js"
+import { BIN, costlineWith, scratchDir, startServerWith, stop } from "./support.js"
 
 interface Received {
   readonly path: string
@@ -152,5 +153,20 @@ describe("serve: OTLP trace export", () => {
     const result = await costlineWith(scratchDir(), { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, "serve", "--port", "0")
     expect(result.code).toBe(1)
     expect(result.stderr.trim()).toMatch(/^costline: OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf or http\/json \(grpc is not supported\)/)
+  })
+})
+
+describe("the costline launcher", () => {
+  it("refuses a Node.js older than 22 with one line (the SQLite addon would crash there)", async () => {
+    // The machine's Node is whatever runs the tests; pretend to be Node 20 before the launcher runs.
+    const pretend20 = `data:text/javascript,Object.defineProperty(process, "versions", { value: { ...process.versions, node: "20.20.0" } }); Object.defineProperty(process, "version", { value: "v20.20.0" })`
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, ["--import", pretend20, BIN, "--help"], (error, _stdout, stderr) =>
+        resolve({ code: error === null ? 0 : (error.code as number), stderr }))
+    })
+    expect(result.code).toBe(1)
+    expect(result.stderr.trim()).toBe(
+      "costline: Node.js 22 or newer is required (this is v20.20.0); in this repository, npm start and npm run costline use the Node it installs"
+    )
   })
 })
