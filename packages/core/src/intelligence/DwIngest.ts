@@ -153,7 +153,8 @@ export const make = Effect.gen(function*() {
     phase: IngestProgress["phase"],
     problems: Problems | undefined,
     each: (row: RowOf<K>) => void,
-    onProgress: ((progress: IngestProgress) => Effect.Effect<void, StoreUnavailable, R>) | undefined
+    onProgress: ((progress: IngestProgress) => Effect.Effect<void, StoreUnavailable, R>) | undefined,
+    afterChunk: Effect.Effect<void, StoreUnavailable> = Effect.void
   ) =>
     Effect.suspend(() => {
       let rows = 0
@@ -166,6 +167,8 @@ export const make = Effect.gen(function*() {
           })
           : Effect.void
       return readExport(kind, source.format, source.open()).pipe(
+        // Whatever size the source's pieces: `afterChunk` runs every BATCH_SIZE rows at most.
+        Stream.rechunk(BATCH_SIZE),
         Stream.runForEachChunk((chunk) =>
           Effect.suspend((): Effect.Effect<void, StoreUnavailable | ValidationFailed, R> => {
             for (const parsed of chunk) {
@@ -181,7 +184,7 @@ export const make = Effect.gen(function*() {
               }
             }
             if (problems !== undefined) problems.rows += chunk.length
-            return report(false)
+            return Effect.zipRight(afterChunk, report(false))
           })
         ),
         Effect.zipRight(Effect.suspend(() => report(true))),
@@ -256,11 +259,7 @@ export const make = Effect.gen(function*() {
           if (credits === 0) totals.unmetered++
           detectors.observeQuery(row, credits)
           batch.push({ key: `query:${row.queryId}`, record: queryRecord(row, credits) })
-        }, (progress) =>
-          Effect.zipRight(
-            flush,
-            options.onProgress === undefined ? Effect.void : options.onProgress(progress)
-          )).pipe(
+        }, options.onProgress, Effect.suspend(() => batch.length >= BATCH_SIZE ? flush : Effect.void)).pipe(
           // The first pass counted these rows; a different count means the file changed.
           Effect.filterOrFail((rows) => rows === queryRows, () => changedMeanwhile)
         )

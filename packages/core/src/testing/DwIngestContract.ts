@@ -5,7 +5,8 @@
  */
 import { addEqualityTesters, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Schema, Stream } from "effect"
-import { DwIngest, type IngestSources } from "../intelligence/DwIngest.js"
+import { BATCH_SIZE, DwIngest, type IngestSources } from "../intelligence/DwIngest.js"
+import { KeyedUsageRepo } from "../intelligence/Repo.js"
 import { Insights } from "../insights/Insights.js"
 import { InsightListQuery } from "../insights/Domain.js"
 import { CoreLive, type Repositories } from "../Layers.js"
@@ -139,4 +140,32 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
         expect((yield* allInsights(organization.id)).map((i) => i.insight_type)).not.toContain("warehouse_idle")
       }), TIMEOUT)
   })
+
+  // The largest batch the ingest hands the store: what it holds in memory is bounded by this, not by the file.
+  const batches = { largest: 0, rows: 0 }
+  const spied = Layer.effect(
+    KeyedUsageRepo,
+    Effect.map(KeyedUsageRepo, (repo) =>
+      KeyedUsageRepo.of({
+        replace: (organizationId, rows) => {
+          batches.largest = Math.max(batches.largest, rows.length)
+          batches.rows += rows.length
+          return repo.replace(organizationId, rows)
+        }
+      }))
+  )
+  layer(CoreLive.pipe(Layer.provideMerge(spied.pipe(Layer.provideMerge(makeStore())))), { timeout: "120 seconds" })(
+    `dw ingest, memory: ${name}`,
+    (it) => {
+      it.effect("usage records reach the store in batches of about BATCH_SIZE, however long the file", () =>
+        Effect.gen(function*() {
+          const organization = yield* freshOrganization
+          const summary = yield* ingest(organization.id)
+          expect(summary.usage_records).toBeGreaterThan(3 * BATCH_SIZE)
+          expect(batches.rows).toBe(summary.usage_records)
+          // A batch is flushed after the chunk of rows that filled it.
+          expect(batches.largest).toBeLessThan(2 * BATCH_SIZE)
+        }), TIMEOUT)
+    }
+  )
 }
