@@ -5,6 +5,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, ConfigError, Console, Effect, Either, ParseResult } from "effect"
 import { describeDatabase, parseDatabaseUrl, resolveDatabaseUrl } from "./Database.js"
 import { run } from "./Cli.js"
+import { commandPathOf, isHelp, mendHelp } from "./HelpText.js"
 
 const messageOf = (error: object): string => String((error as { message?: unknown }).message ?? "")
 
@@ -67,19 +68,24 @@ const withDatabase = (error: unknown, message: string): string => {
 const plainText = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "" || !process.stdout.isTTY
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g
-const strip = (value: unknown) => (typeof value === "string" ? value.replace(ANSI, "") : value)
-const stripped = (console: Console.Console): Console.Console => ({
+const commandPath = commandPathOf(process.argv)
+const present = (value: unknown) => {
+  if (typeof value !== "string") return value
+  const text = plainText ? value.replace(ANSI, "") : value
+  return isHelp(text.replace(ANSI, "")) ? mendHelp(text, commandPath) : text
+}
+const presented = (console: Console.Console): Console.Console => ({
   ...console,
-  log: (...args) => console.log(...args.map(strip)),
-  error: (...args) => console.error(...args.map(strip)),
+  log: (...args) => console.log(...args.map(present)),
+  error: (...args) => console.error(...args.map(present)),
   unsafe: {
     ...console.unsafe,
-    log: (...args) => console.unsafe.log(...args.map(strip)),
-    error: (...args) => console.unsafe.error(...args.map(strip))
+    log: (...args) => console.unsafe.log(...args.map(present)),
+    error: (...args) => console.unsafe.error(...args.map(present))
   }
 })
 
-const program = Console.consoleWith((console) => run(process.argv).pipe(Effect.withConsole(plainText ? stripped(console) : console))).pipe(
+const program = Console.consoleWith((console) => run(process.argv).pipe(Effect.withConsole(presented(console)))).pipe(
   Effect.catchAllCause((cause) => {
     const failure = Cause.failureOption(cause)
     if (failure._tag === "Some" && ValidationError.isValidationError(failure.value)) {

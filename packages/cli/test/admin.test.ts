@@ -147,6 +147,17 @@ describe("costline administration (SQLite)", () => {
     const help = await costline(dir, "--help")
     expect(help.stdout).toContain("costline 0.1.0")
     expect(help.stdout + help.stderr).not.toMatch(/\u001b\[/)
+    // Every command and group is described; nested commands are listed once, usage lines are typeable.
+    expect(help.stdout).toMatch(/^\s+- org settings show --org text \[--database text\]\s+print the settings as JSON$/m)
+    expect(help.stdout).not.toContain("org org")
+    for (const group of ["users", "invitations", "org", "dw-accounts", "usage", "insights", "ingest", "audit", "secrets"]) {
+      expect(help.stdout).toMatch(new RegExp(`^\\s+- ${group}\\s{2,}\\S`, "m"))
+    }
+    const nested = await costline(dir, "org", "settings", "show", "--help")
+    expect(nested.stdout).toContain("$ costline org settings show --org text [--database text]")
+    const serveHelp = (await costline(dir, "serve", "--help")).stdout
+    expect(serveHelp).toContain("$ costline serve [--port integer] [--host text]")
+    expect(serveHelp).toMatch(/address to listen on/)
     await costline(dir, "seed")
     const badSet = await costline(dir, "usage", "report", "--org", "demo", "--set", "nope", "--month", "2026-01")
     expect(badSet.code).toBe(2)

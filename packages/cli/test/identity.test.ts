@@ -49,6 +49,8 @@ describe("costline invitations", () => {
     expect(id).toMatch(UUID)
     const listed = await costline(dir, "invitations", "list", "--org", "acme")
     expect(listed.stdout.trim().split("\t").slice(0, 3)).toEqual([id, "new@acme.example", "viewer"])
+    const asJson = JSON.parse((await costline(dir, "invitations", "list", "--org", "acme", "--json")).stdout)
+    expect(asJson).toEqual([{ id, email: "new@acme.example", role: "viewer", invited_by: "system", created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }])
     expect((await costline(dir, "invitations", "revoke", "--org", "acme", "--id", id)).code).toBe(0)
     const trail = await auditTrail(dir, "acme")
     expect(trail.filter((entry) => entry.startsWith("invitation/"))).toEqual(["invitation/create", "invitation/revoke"])

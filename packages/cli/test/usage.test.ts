@@ -81,6 +81,29 @@ describe("costline usage", () => {
     expect(again.stdout).toContain("1 group(s) over budget: 0 budget_exceeded insight(s) created or updated")
   })
 
+  it("report --json: one object, credits unrounded", async () => {
+    const dir = await prepare()
+    const setId = await createSet(dir)
+    const lines = write(dir, "usage.jsonl", jsonl(
+      { start_time: "2024-05-01T08:00:00Z", credits: 6.123456789, warehouse_name: "ETL" },
+      { start_time: "2024-05-02T08:00:00Z", credits: 5, warehouse_name: "ETL" },
+      { start_time: "2024-05-03T08:00:00Z", credits: 0.5, warehouse_name: "ML" }
+    ))
+    await run(dir, "usage", "import", "--org", ORG, lines)
+    const report = await run(dir, "usage", "report", "--org", ORG, "--set", setId, "--month", "2024-05", "--json")
+    expect(report.code).toBe(0)
+    const parsed = JSON.parse(report.stdout)
+    expect(parsed).toMatchObject({
+      set: { id: setId, name: "Cost centers" },
+      month: "2024-05",
+      unattributed: { records: 1, credits: 0.5 },
+      over_budget: 1,
+      budget_insights_changed: 1
+    })
+    expect(parsed.groups.map((g: { name: string; status: string }) => [g.name, g.status])).toEqual([["ETL", "over_budget"], ["BI", "on_track"]])
+    expect(parsed.groups[0].spent).toBeCloseTo(11.123456789, 9)
+  })
+
   it("a file with a bad row imports nothing and says which line, on one line; exit 1", async () => {
     const dir = await prepare()
     const setId = await createSet(dir)

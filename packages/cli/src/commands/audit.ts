@@ -68,4 +68,7 @@ const tail = Command.make("tail", { org, state, url, once, interval, maxResults 
     Command.withDescription("print new audit records as JSON Lines (polls /v2/audit-logs; exactly once with --state)")
   )
 
-export const audit = Command.make("audit").pipe(Command.withSubcommands([tail]))
+export const audit = Command.make("audit").pipe(
+  Command.withDescription("follow the audit log of a running server"),
+  Command.withSubcommands([tail])
+)

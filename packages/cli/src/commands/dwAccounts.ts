@@ -35,4 +35,7 @@ const create = Command.make("create", { org, name, database }, (args) =>
     Command.withDescription("create a warehouse account; prints its id last (set its key with PATCH /v2/dw-accounts/{id})")
   )
 
-export const dwAccounts = Command.make("dw-accounts").pipe(Command.withSubcommands([create]))
+export const dwAccounts = Command.make("dw-accounts").pipe(
+  Command.withDescription("warehouse accounts"),
+  Command.withSubcommands([create])
+)

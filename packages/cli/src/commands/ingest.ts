@@ -126,4 +126,7 @@ const demo = Command.make("demo", { org: demoOrg, days, database }, (args) =>
   Command.withDescription("ingest a generated month of warehouse exports with planted problems (demo data)")
 )
 
-export const ingest = Command.make("ingest").pipe(Command.withSubcommands([dw, demo]))
+export const ingest = Command.make("ingest").pipe(
+  Command.withDescription("compute per-query cost, idle cost and insights from warehouse exports"),
+  Command.withSubcommands([dw, demo])
+)

@@ -42,4 +42,7 @@ const importCommand = Command.make("import", { org, file, database }, (args) =>
     )
   })).pipe(Command.withDescription("create or update insights from a JSON Lines file (checked first; all or nothing)"))
 
-export const insights = Command.make("insights").pipe(Command.withSubcommands([importCommand]))
+export const insights = Command.make("insights").pipe(
+  Command.withDescription("bulk-load insights computed elsewhere"),
+  Command.withSubcommands([importCommand])
+)

@@ -2,7 +2,7 @@
 import { Command, Options } from "@effect/cli"
 import { Actor, InvitationId, Invitations, NotFound, type OrganizationId } from "@costline/core"
 import { Console, DateTime, Effect, Schema } from "effect"
-import { coreLayer, database, org } from "../Options.js"
+import { coreLayer, database, json, org } from "../Options.js"
 import { role } from "./users.js"
 
 const email = Options.text("email").pipe(Options.withDescription("who is invited"))
@@ -27,15 +27,23 @@ const revoke = Command.make("revoke", { org, id, database }, (args) =>
     yield* Console.log(`revoked the invitation of ${invitation.email}`)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("revoke a pending invitation"))
 
-const list = Command.make("list", { org, database }, (args) =>
+const list = Command.make("list", { org, json, database }, (args) =>
   Effect.gen(function*() {
-    for (const invitation of yield* (yield* Invitations).listPending(args.org as OrganizationId)) {
-      yield* Console.log(
-        `${invitation.id}\t${invitation.email}\t${invitation.role}\t${DateTime.formatIso(invitation.created_at)}`
-      )
-    }
+    const pending = yield* (yield* Invitations).listPending(args.org as OrganizationId)
+    const rows = pending.map((invitation) => ({
+      id: invitation.id,
+      email: invitation.email,
+      role: invitation.role,
+      invited_by: invitation.invited_by,
+      created_at: DateTime.formatIso(invitation.created_at)
+    }))
+    if (args.json) return yield* Console.log(JSON.stringify(rows))
+    for (const row of rows) yield* Console.log(`${row.id}\t${row.email}\t${row.role}\t${row.created_at}`)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
-    Command.withDescription("list pending invitations: id, email, role, created (tab-separated)")
+    Command.withDescription("list pending invitations: id, email, role, created (tab-separated; --json: an array)")
   )
 
-export const invitations = Command.make("invitations").pipe(Command.withSubcommands([create, revoke, list]))
+export const invitations = Command.make("invitations").pipe(
+  Command.withDescription("invite people to an organization"),
+  Command.withSubcommands([create, revoke, list])
+)

@@ -48,5 +48,8 @@ const show = Command.make("show", { org, database }, (args) =>
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("print the settings as JSON"))
 
 export const orgCommand = Command.make("org").pipe(
-  Command.withSubcommands([Command.make("settings").pipe(Command.withSubcommands([show, set]))])
+  Command.withDescription("one organization's settings"),
+  Command.withSubcommands([
+    Command.make("settings").pipe(Command.withDescription("show or change settings"), Command.withSubcommands([show, set]))
+  ])
 )

@@ -38,4 +38,7 @@ const reseal = Command.make("reseal", { database, batchSize }, (args) =>
     )
   })).pipe(Command.withDescription("re-seal every stored credential under the current (first) master key"))
 
-export const secrets = Command.make("secrets").pipe(Command.withSubcommands([reseal]))
+export const secrets = Command.make("secrets").pipe(
+  Command.withDescription("the master keys that seal warehouse credentials"),
+  Command.withSubcommands([reseal])
+)

@@ -15,7 +15,10 @@ const port = Options.integer("port").pipe(
   Options.withDescription("default: COSTLINE_PORT, else PORT, else 8080"),
   Options.optional
 )
-const host = Options.text("host").pipe(Options.withDefault("127.0.0.1"))
+const host = Options.text("host").pipe(
+  Options.withDescription("address to listen on; 0.0.0.0 for every interface (behind a proxy or in a container)"),
+  Options.withDefault("127.0.0.1")
+)
 const demo = Options.boolean("demo").pipe(
   Options.withDescription("ensure organization 'demo' exists and print a working API key and curl line")
 )

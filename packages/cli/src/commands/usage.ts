@@ -17,7 +17,7 @@ import {
   UsageImport
 } from "@costline/core"
 import { Console, Effect, Option, Stream } from "effect"
-import { CliFailure, coreLayer, database, org, schemaOption } from "../Options.js"
+import { CliFailure, coreLayer, database, json, org, schemaOption } from "../Options.js"
 import { makeProgress } from "../Progress.js"
 
 const file = Args.text({ name: "file" }).pipe(Args.withDescription("usage rows: .jsonl / .ndjson (JSON Lines) or .csv with a header"))
@@ -85,14 +85,34 @@ export const reportTable = (report: AttributionReport): string => {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n")
 }
 
-const reportCommand = Command.make("report", { org, set, month, database }, (args) =>
+/** The report as one JSON object: credits unrounded (rounding is for the table only). */
+export const reportJson = (report: AttributionReport, overBudget: number, alertsChanged: number) => ({
+  set: { id: report.set.id, name: report.set.name },
+  month: report.month,
+  groups: report.groups.map((g) => ({
+    order: g.group.order,
+    id: g.group.id,
+    name: g.group.name,
+    records: g.records,
+    spent: g.spent,
+    budget: g.budget,
+    remaining: g.remaining,
+    status: g.status
+  })),
+  unattributed: report.unattributed,
+  over_budget: overBudget,
+  budget_insights_changed: alertsChanged
+})
+
+const reportCommand = Command.make("report", { org, set, month, json, database }, (args) =>
   Effect.gen(function*() {
     const attribution = yield* Attribution
     const report = yield* attribution.run(args.org as OrganizationId, args.set, args.month)
-    yield* Console.log(`usage of '${report.set.name}' (${report.set.id}) in ${report.month}, in credits`)
-    yield* Console.log(reportTable(report))
     const raised = yield* raiseBudgetAlerts(Actor.system(), report)
     const changed = raised.filter((result) => result._tag !== "Unchanged").length
+    if (args.json) return yield* Console.log(JSON.stringify(reportJson(report, raised.length, changed)))
+    yield* Console.log(`usage of '${report.set.name}' (${report.set.id}) in ${report.month}, in credits`)
+    yield* Console.log(reportTable(report))
     yield* Console.log(
       `${raised.length} group(s) over budget: ${changed} budget_exceeded insight(s) created or updated`
     )
@@ -100,4 +120,7 @@ const reportCommand = Command.make("report", { org, set, month, database }, (arg
     Command.withDescription("attribute a month's usage to a set's groups; raise budget_exceeded insights")
   )
 
-export const usage = Command.make("usage").pipe(Command.withSubcommands([importCommand, reportCommand]))
+export const usage = Command.make("usage").pipe(
+  Command.withDescription("usage records and budgets"),
+  Command.withSubcommands([importCommand, reportCommand])
+)

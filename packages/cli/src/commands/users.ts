@@ -27,4 +27,7 @@ const remove = Command.make("remove", { org, email, database }, (args) =>
     Command.withDescription("remove a member: ends their sessions, drops their direct roles and team memberships")
   )
 
-export const users = Command.make("users").pipe(Command.withSubcommands([add, remove]))
+export const users = Command.make("users").pipe(
+  Command.withDescription("members of an organization"),
+  Command.withSubcommands([add, remove])
+)
