@@ -5,6 +5,8 @@
 import { FetchHttpClient, FileSystem } from "@effect/platform"
 import { NodeFileSystem } from "@effect/platform-node"
 import { ApiProblem, AuditPoller, make as makeClient } from "@costline/http/client"
+import { CostlineApi } from "@costline/http"
+import { DEFAULTED, defaultedMembers } from "../src/client/Defaults.js"
 import { layer } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Layer, Option, Queue, TestClock } from "effect"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -47,6 +49,40 @@ describe("typed client", () => {
         expect(team.name).toBe("Platform")
         const page = yield* client.audit.exportAuditLogs({ urlParams: { max_results: 10, sort_order: "asc" } })
         expect(page.items.map((record) => record.record_id)).toContain(team.id)
+      }))
+
+    it.effect("leaves out what the server defaults: sort_by, sort_order, scope, max_results, optional headers", () =>
+      Effect.gen(function*() {
+        const { client } = yield* setup
+        yield* client.teams.createTeam({ payload: { name: "Defaults", is_all_users: false, default_member_role: "viewer" } })
+        // No urlParams at all: the server's defaults (oldest first, 50 a page).
+        const all = yield* client.audit.exportAuditLogs()
+        const explicit = yield* client.audit.exportAuditLogs({ urlParams: { max_results: 50, sort_order: "asc" } })
+        expect(all.items.map((record) => record.id)).toEqual(explicit.items.map((record) => record.id))
+        const newestFirst = yield* client.audit.exportAuditLogs({ urlParams: { sort_order: "desc" } })
+        expect(newestFirst.items.map((record) => record.id)).toEqual([...explicit.items.map((record) => record.id)].reverse())
+        // sort_by, sort_order, max_results left out; scope left out.
+        expect((yield* client.insights.listInsights({ urlParams: { status__in: ["open"] } })).items).toEqual([])
+        expect((yield* client.insights.listInsights()).items).toEqual([])
+        expect((yield* client.usageGroups.listUsageDimensions()).scope).toBe("organization")
+        expect((yield* client.usageGroups.listUsageDimensions({ urlParams: { scope: "team" } })).scope).toBe("team")
+        // An endpoint whose only header is optional (If-Match on a team update) needs no `headers`.
+        const team = yield* client.teams.createTeam({ payload: { name: "Renamed soon", is_all_users: false, default_member_role: "viewer" } })
+        const renamed = yield* client.teams.updateTeam({ path: { team_id: team.id }, payload: { name: "Renamed" } })
+        expect(renamed.name).toBe("Renamed")
+      }))
+
+    it.effect("knows every parameter and header the definition defaults (the types list them by name)", () =>
+      Effect.sync(() => {
+        const defaulted = new Set<PropertyKey>()
+        for (const group of Object.values(CostlineApi.groups)) {
+          for (const endpoint of Object.values(group.endpoints)) {
+            for (const schema of [endpoint.urlParamsSchema, endpoint.headersSchema]) {
+              if (schema._tag === "Some") for (const name of defaultedMembers(schema.value.ast)) defaulted.add(name)
+            }
+          }
+        }
+        expect([...defaulted].sort()).toEqual([...DEFAULTED].sort())
       }))
 
     it.effect("fails with ApiProblem: code, detail, fields and request id, in both versions", () =>

@@ -2,7 +2,7 @@
  * Usage group sets, the usage groups inside them, their filter expressions, and the usage
  * records that groups attribute.
  */
-import { Schema } from "effect"
+import { Schema, SchemaAST } from "effect"
 import { OrganizationId, TeamId } from "../shared/Ids.js"
 import { storable } from "../shared/StorableText.js"
 
@@ -87,6 +87,51 @@ export const FilterGroup: Schema.Schema<FilterGroup> = Schema.Struct({
 
 export const isGroup = (node: FilterNode): node is FilterGroup => "filters" in node
 
+// ---------------------------------------------------------------------------------------------
+// The write form of a filter expression, as documented (OpenAPI): the normalised form above with
+// what a request may leave out left optional. Documentation only: FilterExpression.validate reads
+// requests (against the dimension catalogue of the set's scope, which no schema can know).
+
+export const FilterLeafInput = Schema.Struct({
+  field: Schema.Struct({
+    path: Schema.Array(Schema.String).pipe(Schema.minItems(1)).annotations({
+      description: "The dimension tested: `[\"warehouse_name\"]`, or `[\"tags\", \"<tag name>\"]` for a tag. " +
+        "The dimensions of a set's scope, with their types and operators: GET /v2/usage-dimensions?scope=."
+    }),
+    field: Schema.optional(Schema.String).annotations({ description: "`path` joined by `.`; read back only, ignored." })
+  }),
+  operator: FilterOperator,
+  value: Schema.optional(FilterValue).annotations({
+    description: "One value of the dimension's type for `=`, `!=`, `>`, `>=`, `<`, `<=`; a non-empty array of them " +
+      "for `in`/`not_in`; a non-empty string for `contains`, `starts_with`, `ends_with`, `ilike` (`%` any run, `_` " +
+      "one character) and `array_contains`; for `is_null`, true (is null, the default) or false."
+  }),
+  not: Schema.optional(FilterLeaf.fields.not).annotations({ description: "Negates the test. Default false." })
+}).annotations({ identifier: "FilterLeafInput", description: "One test of a usage record's dimension." })
+
+export interface FilterGroupInput {
+  readonly component_type?: typeof COMPONENT_TYPE | undefined
+  readonly operator: GroupOperator
+  readonly not?: boolean | undefined
+  readonly filters: ReadonlyArray<typeof FilterLeafInput.Type | FilterGroupInput>
+}
+
+export const FilterExpressionInput: Schema.Schema<FilterGroupInput> = Schema.Struct({
+  component_type: Schema.optional(Schema.Literal(COMPONENT_TYPE)),
+  operator: GroupOperator,
+  not: Schema.optional(Schema.Boolean).annotations({ description: "Negates the whole group. Default false." }),
+  filters: Schema.Array(Schema.Union(FilterLeafInput, Schema.suspend(() => FilterExpressionInput))).pipe(Schema.minItems(1))
+}).annotations({
+  identifier: "FilterExpressionInput",
+  description: "A usage group's filter: a group of tests and nested groups (at most 5 deep, 200 tests in all), " +
+    "joined by `and` or `or`. Example: `{\"operator\": \"and\", \"filters\": [{\"field\": {\"path\": " +
+    "[\"warehouse_name\"]}, \"operator\": \"=\", \"value\": \"ANALYTICS_WH\"}]}`."
+})
+
+/** Any value, documented as `schema`: the request is read by hand, the document still says what it takes. */
+const documentedAs = (schema: Schema.Schema.Any) =>
+  Schema.Unknown.annotations({ [SchemaAST.SurrogateAnnotationId]: schema.ast })
+
 /** A whole filter expression is a group. */
 export const FilterExpression = FilterGroup
 export type FilterExpression = FilterGroup
@@ -150,8 +195,10 @@ export class CreateUsageGroupSet extends Schema.Class<CreateUsageGroupSet>("Crea
 ) {}
 
 const filterInputFields = {
-  filter_expression: Schema.optional(Schema.Unknown),
-  filter_expression_json: Schema.optional(Schema.Unknown)
+  filter_expression: Schema.optional(documentedAs(FilterExpressionInput)),
+  filter_expression_json: Schema.optional(documentedAs(Schema.parseJson(FilterExpressionInput).annotations({
+    description: "The same filter as JSON text, for infrastructure-as-code tools. Give this or `filter_expression`, not both."
+  })))
 }
 export type FilterInput = Schema.Struct.Type<typeof filterInputFields>
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, FastCheck as fc } from "effect"
+import { Either, FastCheck as fc, Schema } from "effect"
 import type { ValidationFailed } from "../../src/shared/Errors.js"
-import type { FilterExpression, UsageScope } from "../../src/usage/Domain.js"
+import { type FilterExpression, FilterExpressionInput, type UsageScope } from "../../src/usage/Domain.js"
 import { and, evaluate, fromJson, negate, or, serialize, validate } from "../../src/usage/FilterExpression.js"
 import { expressionInput, SCOPES, usageRecord } from "./arbitraries.js"
 import { right } from "./helpers.js"
@@ -51,6 +51,14 @@ describe("filter expression properties", () => {
     expect(serialize(right(fromJson(text, scope)))).toBe(text)
     expect(right(validate(expression, scope))).toStrictEqual(expression)
   }, { fastCheck: { numRuns: 500 } })
+
+  // The documented write form (OpenAPI `FilterExpressionInput`) says no less than the validator:
+  // what it accepts, and what it returns (a response's filter sent back), fit the schema.
+  const documented = Schema.is(FilterExpressionInput, { onExcessProperty: "error" })
+  it.prop("every expression the validator accepts fits the documented schema, as given and normalised", roundTrip, ({ case: { input, scope } }) => {
+    expect(documented(input)).toBe(true)
+    expect(documented(right(validate(input, scope)))).toBe(true)
+  }, { fastCheck: { numRuns: 300 } })
 
   const deMorgan = { a: operand, b: operand, record: usageRecord }
   it.prop("not (a and b) is (not a) or (not b), and dually", deMorgan, ({ a, b, record }) => {

@@ -8,6 +8,10 @@ import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Redacted } from "effect"
 import { CostlineApi } from "../api/Api.js"
 import * as ApiProblem from "./ApiProblem.js"
+import * as Defaults from "./Defaults.js"
+
+/** Parameters the server defaults may be left out of calls (see Defaults). */
+const ClientApi = Defaults.relaxApi(CostlineApi)
 
 export interface ClientOptions {
   /** Where the API is served, e.g. `http://127.0.0.1:8080`. */
@@ -20,8 +24,8 @@ export interface ClientOptions {
 
 export const make = (options: ClientOptions) => {
   const token = typeof options.token === "string" ? Redacted.make(options.token) : options.token
-  return Effect.flatMap(HttpClient.HttpClient, (base) =>
-    HttpApiClient.makeWith(CostlineApi, {
+  const client = Effect.flatMap(HttpClient.HttpClient, (base) =>
+    HttpApiClient.makeWith(ClientApi, {
       baseUrl: options.baseUrl,
       httpClient: base.pipe(
         HttpClient.mapRequest((request) =>
@@ -32,6 +36,15 @@ export const make = (options: ClientOptions) => {
         ))
       )
     }))
+  return Effect.map(client, (groups): Client =>
+    Object.fromEntries(Object.entries(groups).map(([group, methods]) => [
+      group,
+      Object.fromEntries(Object.entries(methods as Record<string, (request: unknown) => unknown>).map(([name, method]) => [
+        name,
+        (request?: unknown) => method(Defaults.fillEmpty(request))
+      ]))
+    ])) as unknown as Client)
 }
 
-export type Client = Effect.Effect.Success<ReturnType<typeof make>>
+/** Every group and endpoint of the API; any error answer fails with `ApiProblem`. */
+export type Client = Defaults.Client<typeof CostlineApi, ApiProblem.ApiProblem>

@@ -9,8 +9,20 @@ import * as RequestId from "../middleware/RequestId.js"
 import type { Header, JsonSchema, Parameter, Reference } from "./Types.js"
 
 export const SECURITY_SCHEME = "bearer"
+/**
+ * The `x-tenant-id` header, also described as a credential: a client (openapi-fetch, Swagger UI's
+ * Authorize) sets it once instead of on every call. The wire is the same header (v2 only).
+ */
+export const TENANT_SCHEME = "tenant"
 
 export const securitySchemes: Record<string, JsonSchema> = {
+  [TENANT_SCHEME]: {
+    type: "apiKey",
+    in: "header",
+    name: "x-tenant-id",
+    description: "The organization every v2 request is for; it must be the credential's own. Required on every " +
+      "v2 request: set it once here (or in your client's default headers) or per call as the `x-tenant-id` parameter."
+  },
   [SECURITY_SCHEME]: {
     type: "http",
     scheme: "bearer",
@@ -193,14 +205,35 @@ export const headers: Record<string, Header> = {
 
 // ---- request headers -----------------------------------------------------------------------------
 
-export const PARAMETERS = { tenant: "TenantId", requestId: "RequestId", ifMatch: "IfMatch" } as const
+export const PARAMETERS = {
+  tenant: "TenantId",
+  requestId: "RequestId",
+  ifMatch: "IfMatch",
+  ifMatchRequired: "IfMatchRequired"
+} as const
+
+/** Where the operation answers 428 without it. */
+export const IF_MATCH_REQUIRED = "The ETag of the resource as last read (`*` matches any). Required: without it " +
+  "the change fails with 428; with a stale one, with 412."
+
+const IF_MATCH: Parameter = {
+  name: "if-match",
+  in: "header",
+  required: false,
+  description: "The ETag the change is based on (`*` matches any); a stale one fails with 412.",
+  schema: { type: "string" },
+  example: "\"q1w2e3r4t5y6u7i8o9p0aa\""
+}
 
 export const parameters: Record<string, Parameter> = {
   [PARAMETERS.tenant]: {
     name: "x-tenant-id",
     in: "header",
-    required: true,
-    description: "The organization the request is for; it must be the credential's own.",
+    // Required by the `tenant` security requirement of every v2 operation: a parameter marked
+    // required here would make generated clients demand it on every call.
+    required: false,
+    description: "The organization the request is for; it must be the credential's own. The server requires it " +
+      "on every v2 request (see the `tenant` security scheme, which sets it once for all calls).",
     schema: { type: "string", minLength: 1 },
     example: "acme"
   },
@@ -212,12 +245,6 @@ export const parameters: Record<string, Parameter> = {
     schema: { type: "string", pattern: "^[A-Za-z0-9._:@/+=-]{1,128}$" },
     example: "deploy-2024-05-01-42"
   },
-  [PARAMETERS.ifMatch]: {
-    name: "if-match",
-    in: "header",
-    required: false,
-    description: "The ETag the change is based on (`*` matches any); a stale one fails with 412.",
-    schema: { type: "string" },
-    example: "\"q1w2e3r4t5y6u7i8o9p0aa\""
-  }
+  [PARAMETERS.ifMatch]: IF_MATCH,
+  [PARAMETERS.ifMatchRequired]: { ...IF_MATCH, required: true, description: IF_MATCH_REQUIRED }
 }

@@ -10,6 +10,7 @@ import { type ApiVersion, versionOf } from "../api/Versions.js"
 import type { DeprecationPolicy } from "../middleware/Deprecation.js"
 import * as Components from "./Components.js"
 import { complete } from "./Operations.js"
+import { normalize } from "./Normalize.js"
 import { prune } from "./Prune.js"
 import { type Document, isReference, type JsonSchema, METHODS, type PathItem, type Tag } from "./Types.js"
 
@@ -24,12 +25,15 @@ export interface Documents {
   readonly v1: Document
 }
 
+/** The spec: "its description version is 0.1.0" (`info.version` is the document's version, not the API's). */
+export const DESCRIPTION_VERSION = "0.1.0"
+
 const describeInfo = (version: ApiVersion, options: DocumentOptions): Document["info"] => {
   const license = { name: "Apache-2.0", identifier: "Apache-2.0" }
   if (version === "v2") {
     return {
       title: "costline cost-monitoring API (v2)",
-      version: "2.0.0",
+      version: DESCRIPTION_VERSION,
       license,
       description: "Audit log export, insights, teams, SSO groups, user roles, usage groups, ticket links and " +
         "warehouse credentials. Conventions (pagination, ETags, errors, rate limits): see docs/api.md. " +
@@ -38,7 +42,9 @@ const describeInfo = (version: ApiVersion, options: DocumentOptions): Document["
   }
   return {
     title: "costline cost-monitoring API (v1, deprecated)",
-    version: "1.0.0",
+    // The spec names one description version (0.1.0) and no other: v1 is described by the same
+    // release of the service, so its document carries the same one. The path says which API it is.
+    version: DESCRIPTION_VERSION,
     license,
     description: `Deprecated since ${options.deprecation.deprecatedAt.toISOString().slice(0, 10)}; served until ` +
       `${options.deprecation.sunsetAt.toISOString().slice(0, 10)}. Every response names its v2 successor in ` +
@@ -85,20 +91,26 @@ const forVersion = (generated: Document, version: ApiVersion, options: DocumentO
         )]
       })
   )
-  return prune({
+  return prune(normalize({
     openapi: "3.1.0",
     info: describeInfo(version, options),
     servers: [{ url: "/", description: "This server" }],
-    security: [{ [Components.SECURITY_SCHEME]: [] }],
+    security: [
+      version === "v2"
+        ? { [Components.SECURITY_SCHEME]: [], [Components.TENANT_SCHEME]: [] }
+        : { [Components.SECURITY_SCHEME]: [] }
+    ],
     tags: tagsOf(paths, generated.tags),
     paths,
     components: {
       schemas: { ...schemas, ...Components.errorSchemas },
-      securitySchemes: Components.securitySchemes,
+      securitySchemes: version === "v2"
+        ? Components.securitySchemes
+        : { [Components.SECURITY_SCHEME]: Components.securitySchemes[Components.SECURITY_SCHEME]! },
       headers: Components.headers,
       parameters: Components.parameters
     }
-  })
+  }))
 }
 
 export const make = (api: HttpApi.HttpApi.Any, options: DocumentOptions): Documents => {

@@ -17,9 +17,11 @@ import {
   PROBLEM,
   problemExample,
   schemaRef,
-  SECURITY_SCHEME
+  IF_MATCH_REQUIRED,
+  SECURITY_SCHEME,
+  TENANT_SCHEME
 } from "./Components.js"
-import type { Header, Method, Operation, Parameter, Reference, Response } from "./Types.js"
+import type { Header, MediaType, Method, Operation, Parameter, Reference, RequestBody, Response } from "./Types.js"
 import { isReference } from "./Types.js"
 
 export interface OperationContext {
@@ -42,6 +44,14 @@ const EVERY_OPERATION = [400, 401, 403, 404, 405, 408, 422, 429, 500, 503]
  */
 const WITH_BODY = [413, 415]
 const BODY_METHODS: ReadonlyArray<Method> = ["post", "put", "patch", "delete"]
+/**
+ * The spec: v2 operations that change state or run analysis also declare 409. Every v2 method but
+ * GET does one or the other (the insight query action runs an aggregation).
+ */
+const CHANGING = [409]
+
+/** RFC 7396: the server reads a PATCH body sent as a JSON merge patch like one sent as JSON. */
+const MERGE_PATCH = "application/merge-patch+json"
 
 const isError = (status: string) => Number(status) >= 400
 
@@ -87,26 +97,62 @@ const responseHeaders = (
 const declares = (parameters: ReadonlyArray<Parameter | Reference>, name: string) =>
   parameters.some((parameter) => !isReference(parameter) && parameter.name.toLowerCase() === name)
 
+/**
+ * A set filter (`status__in`): the server reads the values comma-separated and the parameter
+ * repeated, so the document says both, and a validating proxy built from it passes either.
+ */
+const LIST_DESCRIPTION = "Comma-separated (`?name=a,b`); the parameter may also repeat (`?name=a&name=b`), " +
+  "and both forms combine."
+
+const listParameter = (parameter: Parameter): Parameter =>
+  parameter.in === "query" && parameter.schema["type"] === "array"
+    ? {
+      ...parameter,
+      style: "form",
+      explode: false,
+      description: [parameter.description, LIST_DESCRIPTION.replaceAll("name", parameter.name)].filter(Boolean).join(" ")
+    }
+    : parameter
+
+/** Where the operation answers 428 without `If-Match`, the document says it is required. */
+const requiredIfMatch = (parameter: Parameter): Parameter =>
+  parameter.in === "header" && parameter.name.toLowerCase() === "if-match"
+    ? { ...parameter, required: true, description: IF_MATCH_REQUIRED }
+    : parameter
+
 const requestHeaders = (
   operation: Operation,
   method: Method,
   context: OperationContext
 ): ReadonlyArray<Parameter | Reference> => {
+  const preconditionRequired = "428" in operation.responses
   const added: Array<Reference> = []
   if (context.version === "v2" && !declares(operation.parameters, "x-tenant-id")) added.push(parameterRef(PARAMETERS.tenant))
   if (!declares(operation.parameters, "x-request-id")) added.push(parameterRef(PARAMETERS.requestId))
   const conditional = method === "patch" || method === "put" || method === "delete"
   if (context.version === "v2" && context.tagged && conditional && !declares(operation.parameters, "if-match")) {
-    added.push(parameterRef(PARAMETERS.ifMatch))
+    added.push(parameterRef(preconditionRequired ? PARAMETERS.ifMatchRequired : PARAMETERS.ifMatch))
   }
-  return [...operation.parameters, ...added]
+  const declared = operation.parameters.map((parameter) => {
+    if (isReference(parameter)) return parameter
+    const listed = listParameter(parameter)
+    return preconditionRequired ? requiredIfMatch(listed) : listed
+  })
+  return [...declared, ...added]
+}
+
+const requestBody = (body: RequestBody | undefined, method: Method): RequestBody | undefined => {
+  const json: MediaType | undefined = body?.content["application/json"]
+  if (body === undefined || json === undefined || method !== "patch") return body
+  return { ...body, content: { ...body.content, [MERGE_PATCH]: json } }
 }
 
 export const complete = (operation: Operation, method: Method, context: OperationContext): Operation => {
   const statuses = new Set([
     ...Object.keys(operation.responses),
     ...EVERY_OPERATION.map(String),
-    ...(BODY_METHODS.includes(method) ? WITH_BODY.map(String) : [])
+    ...(BODY_METHODS.includes(method) ? WITH_BODY.map(String) : []),
+    ...(context.version === "v2" && method !== "get" ? CHANGING.map(String) : [])
   ])
   const responses = Object.fromEntries(
     [...statuses].sort().map((status): [string, Response] => {
@@ -120,8 +166,10 @@ export const complete = (operation: Operation, method: Method, context: Operatio
     ...operation,
     summary: operation.summary ?? summaryOf(operation.operationId),
     ...(context.version === "v1" ? { deprecated: true } : {}),
-    security: [{ [SECURITY_SCHEME]: [] }],
+    // Both at once (one requirement object): the bearer credential and, on v2, the tenant header.
+    security: [context.version === "v2" ? { [SECURITY_SCHEME]: [], [TENANT_SCHEME]: [] } : { [SECURITY_SCHEME]: [] }],
     parameters: requestHeaders(operation, method, context),
+    ...(operation.requestBody === undefined ? {} : { requestBody: requestBody(operation.requestBody, method)! }),
     responses
   }
 }

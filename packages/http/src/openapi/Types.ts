@@ -33,6 +33,8 @@ export interface Parameter {
   readonly schema: JsonSchema
   readonly description?: string
   readonly example?: unknown
+  readonly style?: "form" | "simple"
+  readonly explode?: boolean
 }
 
 export interface RequestBody {

@@ -116,7 +116,12 @@ export const arbitrary = (resolve: Resolve, schema: Schema, depth = 0): fc.Arbit
   if (Array.isArray(s["enum"])) return fc.constantFrom(...s["enum"])
   if ("const" in s) return fc.constant(s["const"])
   const union: Array<Schema> | undefined = s["anyOf"] ?? s["oneOf"]
-  if (union !== undefined) return fc.oneof(...union.map((member) => arbitrary(resolve, member, depth + 1)))
+  if (union !== undefined) {
+    // Deep down a recursive schema (a filter group's `filters: [leaf | group]`), only the first
+    // member: arbitraries are built eagerly, so offering the recursive one again never ends.
+    const members = depth >= MAX_DEPTH ? union.slice(0, 1) : union
+    return fc.oneof(...members.map((member) => arbitrary(resolve, member, depth + 1)))
+  }
   const type = Array.isArray(s["type"]) ? s["type"][0] : s["type"]
   switch (type) {
     case "string":
