@@ -32,11 +32,11 @@ describe("costline ingest dw", () => {
     expect(lines[0]).toMatch(/^ingested into demo: \d+ queries, \d+ warehouse-hours \(\d+ metering rows\)$/)
     const compute = Number(/credits: ([\d.]+) compute/.exec(lines[1]!)![1])
     expect(Math.abs(compute - generated.computeCredits) / generated.computeCredits).toBeLessThan(1e-4)
-    expect(lines[3]).toMatch(new RegExp(`: ${generated.planted.length} created, 0 updated, 0 unchanged$`))
+    expect(lines[3]).toMatch(new RegExp(`: ${generated.planted.length} created, 0 updated, 0 unchanged, 0 no longer current$`))
 
     const again = await run(dir, "ingest", "dw", "--org", ORG, "--metering", "metering.csv", "--queries", "queries.jsonl", "--window", "30d")
     expect(again.code).toBe(0)
-    expect(again.stdout.trimEnd().split("\n")[3]).toMatch(new RegExp(`: 0 created, 0 updated, ${generated.planted.length} unchanged$`))
+    expect(again.stdout.trimEnd().split("\n")[3]).toMatch(new RegExp(`: 0 created, 0 updated, ${generated.planted.length} unchanged, 0 no longer current$`))
   })
 
   it("rejects bad lines of every file, naming each, and writes nothing", async () => {

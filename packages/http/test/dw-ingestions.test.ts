@@ -41,7 +41,7 @@ layer(makeTestServer({ maxIngestBodyBytes: INGEST_LIMIT }), { excludeTestService
 
       // Again, as JSON Lines: nothing new, nothing rewritten.
       const again = yield* v2(tenant)("POST", "/v2/dw-ingestions", { json: { metering, queries, window_days: 30 } })
-      expect(again.body).toMatchObject({ insights_created: 0, insights_updated: 0, insights_unchanged: generated.planted.length })
+      expect(again.body).toMatchObject({ insights_created: 0, insights_updated: 0, insights_unchanged: generated.planted.length, insights_retired: 0 })
     }), TIMEOUT)
 
   it.effect("admin only: an editor is refused, and the refusal is audited", () =>

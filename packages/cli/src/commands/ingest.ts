@@ -54,7 +54,7 @@ export const summaryLines = (organization: string, s: IngestSummary): ReadonlyAr
   `(idle share ${(s.idle_share * 100).toFixed(1)}%)`,
   `usage records written: ${s.usage_records}; duplicate query rows skipped: ${s.duplicate_queries}; queries in no metered hour: ${s.unmetered_queries}`,
   `insights over ${s.window_start} .. ${s.window_end}: ${s.insights_created} created, ${s.insights_updated} updated, ` +
-  `${s.insights_unchanged} unchanged`
+  `${s.insights_unchanged} unchanged, ${s.insights_retired} no longer current`
 ]
 
 const dw = Command.make("dw", { org, metering, queries, attribution, window, database }, (args) =>

@@ -9,13 +9,27 @@
  */
 import { creditsPerHour } from "../analysis/rules/WarehouseSize.js"
 import { formatBytes } from "../analysis/rules/Rule.js"
-import type { Severity } from "../insights/Domain.js"
+import type { InsightType, Severity } from "../insights/Domain.js"
 import { InsightUpsert } from "../insights/Domain.js"
 import type { HourState } from "./Allocation.js"
 import type { QueryRow } from "./Exports.js"
 import type { Thresholds } from "./Settings.js"
 
 export const DAY_MS = 86_400_000
+
+/** `details.origin` of every insight the detectors make: what an ingestion may later retire. */
+export const ORIGIN = "dw_ingest"
+
+/** The insight types the detectors produce (and only they: an ingestion may retire these). */
+export const DETECTED_TYPES = [
+  "warehouse_idle",
+  "oversized_warehouse",
+  "queued_warehouse",
+  "query_remote_spill",
+  "query_local_spill",
+  "poor_partition_pruning",
+  "repeated_query"
+] as const satisfies ReadonlyArray<InsightType>
 export const MONTH_DAYS = 30
 
 /** [from, to) in epoch milliseconds. */
@@ -216,7 +230,7 @@ export const makeDetectors = (window: Window, thresholds: Thresholds): Detectors
       severity: Severity
       potential_savings: number | null
       details: Record<string, unknown>
-    }) => out.push(InsightUpsert.make({ ...fields, is_current: true, dw_id: null, connection_id: null, details: { ...period, ...fields.details } }))
+    }) => out.push(InsightUpsert.make({ ...fields, is_current: true, dw_id: null, connection_id: null, details: { ...period, ...fields.details, origin: ORIGIN } }))
 
     for (const [name, w] of [...warehouses.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       // warehouse_idle

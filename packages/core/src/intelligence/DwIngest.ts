@@ -13,7 +13,9 @@
 import { Context, Effect, Either, Layer, Stream } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import { Organizations } from "../identity/Organizations.js"
+import { type Insight, InsightListQuery, InsightUpsert } from "../insights/Domain.js"
 import { Insights } from "../insights/Insights.js"
+import { MAX_PAGE_SIZE, type Page } from "../shared/Pagination.js"
 import type { Actor } from "../shared/Actor.js"
 import { FieldIssue, type NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
@@ -21,7 +23,7 @@ import { Transactor } from "../shared/Transactor.js"
 import type { UsageRecord } from "../usage/Domain.js"
 import type { UsageFileFormat } from "../usage/UsageFile.js"
 import { makeLedger } from "./Allocation.js"
-import { DAY_MS, makeDetectors } from "./Detectors.js"
+import { DAY_MS, DETECTED_TYPES, makeDetectors, ORIGIN } from "./Detectors.js"
 import { readExport } from "./ExportFile.js"
 import type { ExportKind, QueryRow, RowOf } from "./Exports.js"
 import { VIEW_NAMES } from "./Exports.js"
@@ -72,6 +74,11 @@ export interface IngestSummary {
   readonly insights_created: number
   readonly insights_updated: number
   readonly insights_unchanged: number
+  /**
+   * Insights an earlier ingestion found that this one, over the same warehouses, no longer finds:
+   * kept, with `is_current: false` (a later ingestion that finds them again makes them current).
+   */
+  readonly insights_retired: number
 }
 
 export class DwIngest extends Context.Tag("@costline/core/DwIngest")<
@@ -192,6 +199,63 @@ export const make = Effect.gen(function*() {
       )
     })
 
+  /**
+   * Marks not current the detectors' insights (`details.origin`) that this input covered (their warehouse is in it)
+   * but no longer produced. Insights of warehouses the input does not mention are left alone: an
+   * ingestion of one warehouse's exports says nothing about the others.
+   */
+  const retireUnfound = (
+    actor: Actor,
+    organizationId: OrganizationId,
+    findings: ReadonlyArray<InsightUpsert>,
+    warehouses: ReadonlySet<string>
+  ) =>
+    Effect.gen(function*() {
+      const found = new Set(findings.map((finding) => `${finding.insight_type}\u0000${finding.resource_id}`))
+      const covered = (insight: Insight) => {
+        // Insights imported from elsewhere (`insights import`, seed data) are not an ingestion's to retire.
+        if (insight.details["origin"] !== ORIGIN) return false
+        const warehouse = insight.resource_type === "warehouse" ? insight.resource_id : insight.details["warehouse_name"]
+        return typeof warehouse === "string" && warehouses.has(warehouse)
+      }
+      let retired = 0
+      let pageToken: string | undefined = undefined
+      const stale: Array<Insight> = []
+      do {
+        const page: Page<Insight> = yield* insights.list(organizationId, InsightListQuery.make({
+          filters: { insight_type__in: DETECTED_TYPES, is_current: true },
+          sort_by: "create_time",
+          sort_order: "asc",
+          max_results: MAX_PAGE_SIZE,
+          ...(pageToken === undefined ? {} : { page_token: pageToken })
+        })).pipe(
+          // Neither can happen for a query built here; a store fault still fails the ingestion.
+          Effect.catchTags({ InvalidPageToken: Effect.die, ValidationFailed: Effect.die })
+        )
+        for (const insight of page.items) {
+          if (!found.has(`${insight.insight_type}\u0000${insight.resource_id}`) && covered(insight)) stale.push(insight)
+        }
+        pageToken = page.page_token ?? undefined
+      } while (pageToken !== undefined)
+      for (const insight of stale) {
+        const upserted = yield* insights.upsert(actor, organizationId, InsightUpsert.make({
+          insight_type: insight.insight_type,
+          resource_type: insight.resource_type,
+          resource_id: insight.resource_id,
+          title: insight.title,
+          description: insight.description,
+          severity: insight.severity,
+          is_current: false,
+          dw_id: insight.dw_id,
+          connection_id: insight.connection_id,
+          potential_savings: insight.potential_savings,
+          details: insight.details
+        }))
+        if (upserted._tag !== "Unchanged") retired++
+      }
+      return retired
+    })
+
   const run = <E, R>(
     actor: Actor,
     organizationId: OrganizationId,
@@ -286,12 +350,16 @@ export const make = Effect.gen(function*() {
         }
         yield* flush
         const result = { created: 0, updated: 0, unchanged: 0 }
-        for (const finding of detectors.findings()) {
+        const findings = detectors.findings()
+        for (const finding of findings) {
           const upserted = yield* insights.upsert(actor, organizationId, finding)
           if (upserted._tag === "Created") result.created++
           else if (upserted._tag === "Updated") result.updated++
           else result.unchanged++
         }
+        const warehouses = new Set<string>()
+        for (const hour of ledger.hours()) warehouses.add(hour.warehouse)
+        const retired = yield* retireUnfound(actor, organizationId, findings, warehouses)
         const summary: IngestSummary = {
           metering_rows: meteringRows,
           hours: ledger.hourCount(),
@@ -308,7 +376,8 @@ export const make = Effect.gen(function*() {
           window_end: new Date(window.to).toISOString(),
           insights_created: result.created,
           insights_updated: result.updated,
-          insights_unchanged: result.unchanged
+          insights_unchanged: result.unchanged,
+          insights_retired: retired
         }
         yield* audit.record(actor, organizationId, {
           target: { event_type: "organization" },

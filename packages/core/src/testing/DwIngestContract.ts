@@ -139,6 +139,47 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
         expect(summary.insights_created).toBe(generated.planted.length - 1)
         expect((yield* allInsights(organization.id)).map((i) => i.insight_type)).not.toContain("warehouse_idle")
       }), TIMEOUT)
+
+    it.effect("a finding the next ingestion no longer makes is kept but not current; found again, it is current again", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        const first = yield* ingest(organization.id)
+        expect(first.insights_retired).toBe(0)
+        const settings = (patch: Record<string, unknown>) =>
+          Effect.flatMap(Organizations, (o) => o.updateSettings(admin, organization.id, { cost_intelligence: patch }))
+        const currentOf = (type: string) =>
+          Effect.map(allInsights(organization.id), (all) => all.filter((i) => i.insight_type === type).map((i) => i.is_current))
+
+        yield* settings({ idle_min_share: 0.95 })
+        const second = yield* ingest(organization.id)
+        expect(second).toMatchObject({ insights_created: 0, insights_retired: 1, insights_unchanged: generated.planted.length - 1 })
+        expect(yield* currentOf("warehouse_idle")).toEqual([false])
+        const others = (yield* allInsights(organization.id)).filter((i) => i.insight_type !== "warehouse_idle")
+        expect(others.every((i) => i.is_current)).toBe(true)
+        // Nothing more to retire.
+        expect((yield* ingest(organization.id)).insights_retired).toBe(0)
+
+        yield* settings({ idle_min_share: 0.3 })
+        const third = yield* ingest(organization.id)
+        expect(third).toMatchObject({ insights_updated: 1, insights_retired: 0 })
+        expect(yield* currentOf("warehouse_idle")).toEqual([true])
+      }), TIMEOUT)
+
+    it.effect("an ingestion of other warehouses retires nothing of these", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        yield* ingest(organization.id)
+        // The control warehouse's rows only: none of the planted problems' warehouses is in them.
+        const [header, ...rows] = meteringCsv.trimEnd().split("\n")
+        const controlMetering = [header, ...rows.filter((row) => row.includes("CTRL_01_WH"))].join("\n") + "\n"
+        const controlQueries = queriesJsonl.trimEnd().split("\n").filter((row) => row.includes("CTRL_01_WH")).join("\n") + "\n"
+        const summary = yield* ingest(organization.id, sources(controlMetering, controlQueries))
+        expect(summary.queries).toBeGreaterThan(0)
+        expect(summary.insights_retired).toBe(0)
+        const all = yield* allInsights(organization.id)
+        expect(all).toHaveLength(generated.planted.length)
+        expect(all.every((i) => i.is_current)).toBe(true)
+      }), TIMEOUT)
   })
 
   // The largest batch the ingest hands the store: what it holds in memory is bounded by this, not by the file.

@@ -42,7 +42,9 @@ export const DwIngestionSummary = Schema.Struct({
   window_end: Schema.String,
   insights_created: Schema.Number,
   insights_updated: Schema.Number,
-  insights_unchanged: Schema.Number
+  insights_unchanged: Schema.Number,
+  /** Earlier findings over the same warehouses that this input no longer shows: now `is_current: false`. */
+  insights_retired: Schema.Number
 }).annotations({ identifier: "DwIngestionSummary" })
 
 export class IntelligenceApi extends v2(
