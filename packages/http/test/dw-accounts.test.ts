@@ -191,10 +191,11 @@ layer(makeTestServer(), { excludeTestServices: true })("warehouse accounts", (it
         json: { note: "short" }
       })
       // `note` is no member of the body: refused as well (issue 16), its value echoed.
-      expect(short.body.detail).toEqual([
+      expect(short.body.detail).toHaveLength(2)
+      expect(short.body.detail).toEqual(expect.arrayContaining([
         expect.objectContaining({ type: "missing", input: { note: "short" } }),
         expect.objectContaining({ type: "extra_forbidden", loc: ["body", "note"], input: "short" })
-      ])
+      ]))
 
       const v2 = yield* call("PATCH", `/v2/dw-accounts/${account.id}`, { ...asAdmin(tenant), json: { name: [long] } })
       expect(v2.status).toBe(422)
