@@ -169,7 +169,7 @@ layer(makeTestServer(), { excludeTestServices: true })("warehouse accounts", (it
       const v1Missing = yield* put({ private_key_passphrase: "PASSPHRASE-9731" })
       expectNoSecret(v1Missing)
       expect(v1Missing.body.detail).toEqual([
-        { type: "missing", loc: ["body", "private_key"], msg: "is required", input: { private_key_passphrase: "[redacted]" } }
+        { type: "missing", loc: ["body", "private_key"], msg: "is required", input: { private_key_passphrase: "[redacted]" }, url: "https://errors.pydantic.dev/2.10/v/missing" }
       ])
       expectNoSecret(yield* put({ private_key: { nested: [pem] }, client_secret: "TOKEN-5150" }))
     }))
@@ -190,7 +190,12 @@ layer(makeTestServer(), { excludeTestServices: true })("warehouse accounts", (it
         token: tenant.adminKey,
         json: { note: "short" }
       })
-      expect(short.body.detail).toEqual([expect.objectContaining({ type: "missing", input: { note: "short" } })])
+      // `note` is no member of the body: refused as well (issue 16), its value echoed.
+      expect(short.body.detail).toHaveLength(2)
+      expect(short.body.detail).toEqual(expect.arrayContaining([
+        expect.objectContaining({ type: "missing", input: { note: "short" } }),
+        expect.objectContaining({ type: "extra_forbidden", loc: ["body", "note"], input: "short" })
+      ]))
 
       const v2 = yield* call("PATCH", `/v2/dw-accounts/${account.id}`, { ...asAdmin(tenant), json: { name: [long] } })
       expect(v2.status).toBe(422)

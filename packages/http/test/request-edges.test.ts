@@ -286,7 +286,8 @@ const chunked = (path: string, tenant: { id: string; adminKey: string }, bytes: 
     ""
   ].join("\r\n"),
   ...Array.from({ length: Math.ceil(bytes / 1000) }, (_, index) => {
-    const chunk = index === 0 ? `{"name":"chunked","padding":"${"x".repeat(972)}` : "x".repeat(1000)
+    // A comment in the SQL pads it: a body member the operation does not declare would be refused.
+    const chunk = index === 0 ? `{"query_text":"SELECT 'chunked' -- ${"x".repeat(968)}` : "x".repeat(1000)
     return `${chunk.length.toString(16)}\r\n${chunk}\r\n`
   }),
   "3\r\n\"}\n\r\n0\r\n\r\n"
@@ -320,9 +321,9 @@ describe("bodies of unannounced length", () => {
     it.effect("a chunked body within the limit is served", () =>
       Effect.gen(function*() {
         const tenant = yield* seedTenant
-        const { responses } = yield* exchange(chunked("/v2/teams", tenant, LIMIT - 100), 1)
-        expect(responses[0]!.head).toMatch(/^HTTP\/1\.1 201 /)
-        expect(JSON.parse(responses[0]!.body)).toMatchObject({ name: "chunked" })
+        const { responses } = yield* exchange(chunked("/v2/insights/actions/analyze-query", tenant, LIMIT - 100), 1)
+        expect(responses[0]!.head).toMatch(/^HTTP\/1\.1 200 /)
+        expect(JSON.parse(responses[0]!.body)).toHaveProperty("items")
       }))
   })
 })

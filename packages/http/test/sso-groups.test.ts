@@ -143,12 +143,12 @@ layer(makeTestServer(), { excludeTestServices: true })("SSO group mappings v1", 
     Effect.gen(function*() {
       const tenant = yield* seedTenant
       const missing = yield* v1(tenant)("POST", "/sso-group-mappings", { roles: [orgViewer] })
-      expect(missing.body.detail).toEqual([{ type: "missing", loc: ["body", "sso_group_name"], msg: "is required", input: { roles: [orgViewer] } }])
+      expect(missing.body.detail).toEqual([{ type: "missing", loc: ["body", "sso_group_name"], msg: "is required", input: { roles: [orgViewer] }, url: "https://errors.pydantic.dev/2.10/v/missing" }])
       const noRoles = yield* v1(tenant)("POST", "/sso-group-mappings", { sso_group_name: "x", roles: [] })
       expect(noRoles.body.detail[0].loc).toEqual(["body", "roles"])
       const badScope = yield* v1(tenant)("POST", "/sso-group-mappings", { sso_group_name: "x", roles: [{ role: "viewer", scope: { type: "usage_group", id: randomUUID() } }] })
       expect(badScope.status).toBe(422)
-      expect(badScope.body.detail[0].loc).toEqual(["body", "roles", 0, "scope", "id"])
+      expect(badScope.body.detail[0].loc).toEqual(["body", "roles", "0", "scope", "id"])
       yield* v1(tenant)("POST", "/sso-group-mappings", { sso_group_name: "x", roles: [orgViewer] })
       expect((yield* v1(tenant)("POST", "/sso-group-mappings", { sso_group_name: "x", roles: [orgViewer] })).status).toBe(409)
       const empty = yield* v1(tenant)("PUT", "/sso-group-mappings/x", { new_sso_group_name: "" })

@@ -215,7 +215,7 @@ layer(makeTestServer(), { excludeTestServices: true })("teams v1", (it) => {
       const missing = yield* v1(tenant)("PUT", `/teams/${team.id}`, { default_member_role: "viewer" })
       expect(missing.status).toBe(422)
       expect(missing.body.detail).toEqual([
-        { type: "missing", loc: ["body", "name"], msg: "is required", input: { default_member_role: "viewer" } }
+        { type: "missing", loc: ["body", "name"], msg: "is required", input: { default_member_role: "viewer" }, url: "https://errors.pydantic.dev/2.10/v/missing" }
       ])
       const unknown = yield* v1(tenant)("PUT", `/teams/${randomUUID()}`, { name: "x" })
       expect(unknown.status).toBe(404)

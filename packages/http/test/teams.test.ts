@@ -98,7 +98,7 @@ layer(makeTestServer(), { excludeTestServices: true })("teams", (it) => {
       const missing = yield* create({ is_all_users: false })
       expect(missing.status).toBe(422)
       expect(missing.body).toEqual({
-        detail: [{ type: "missing", loc: ["body", "name"], msg: "is required", input: { is_all_users: false } }]
+        detail: [{ type: "missing", loc: ["body", "name"], msg: "is required", input: { is_all_users: false }, url: "https://errors.pydantic.dev/2.10/v/missing" }]
       })
 
       const empty = yield* create({ name: "   " })

@@ -1,6 +1,9 @@
 /**
- * v1 errors, shaped like FastAPI's: validation → 422 `{ detail: [{ type, loc, msg, input }] }`
- * with pydantic's type names, anything else → `{ detail: "<message>" }`.
+ * v1 errors, shaped like FastAPI's: validation → 422 `{ detail: [{ type, loc, msg, input, url? }] }`
+ * with pydantic's type names, anything else → `{ detail: "<message>" }`. As the spec says (Errors
+ * 3 and 4): `loc` is an array of strings (an array position too: `["body", "roles", "1"]`), and
+ * a missing field also carries `url`, a link explaining the kind. Every item has `input`; the
+ * pipeline fills it in for issues that did not come from decoding (`IssueInputs`).
  */
 import { HttpServerResponse } from "@effect/platform"
 import type { ExpectedType, HttpFailure, RequestIssue } from "./Problem.js"
@@ -25,12 +28,19 @@ export const pydanticType = (issue: RequestIssue): string =>
   TYPE_BY_ISSUE[issue.issue] ??
     (issue.issue === "invalid_type" && issue.expected !== undefined ? TYPE_BY_EXPECTED[issue.expected] : "value_error")
 
-const validationItem = (issue: RequestIssue) => ({
-  type: pydanticType(issue),
-  loc: [issue.location, ...issue.path.map((key) => typeof key === "number" ? key : String(key))],
-  msg: issue.message,
-  ...("input" in issue ? { input: issue.input } : {})
-})
+/** pydantic's page about an error kind, as FastAPI links it. */
+export const errorUrl = (type: string) => `https://errors.pydantic.dev/2.10/v/${type}`
+
+const validationItem = (issue: RequestIssue) => {
+  const type = pydanticType(issue)
+  return {
+    type,
+    loc: [issue.location, ...issue.path.map(String)],
+    msg: issue.message,
+    input: "input" in issue ? issue.input : null,
+    ...(type === "missing" ? { url: errorUrl(type) } : {})
+  }
+}
 
 export const body = (failure: HttpFailure) =>
   failure.code === "validation_failed" && failure.issues.length > 0

@@ -16,7 +16,7 @@ const format = (issue: ParseResult.ParseIssue): string => ParseResult.TreeFormat
  * in Effect's formatters), else with the single-line message of what failed inside it.
  */
 const ownOrInnerMessage = (issue: ParseResult.Refinement | ParseResult.Transformation): string =>
-  format(Option.isSome(SchemaAST.getMessageAnnotation(issue.ast)) ? issue : issue.issue)
+  plainMessage(format(Option.isSome(SchemaAST.getMessageAnnotation(issue.ast)) ? issue : issue.issue))
 
 const isEnum = (ast: SchemaAST.AST): boolean =>
   SchemaAST.isLiteral(ast) || SchemaAST.isEnums(ast) ||
@@ -63,10 +63,47 @@ const leaf = (
   expected?: ExpectedType
 ): DecodedIssue => ({ path, issue, message, input, expected })
 
-const typeLeaf = (path: ReadonlyArray<PropertyKey>, issue: ParseResult.Type): DecodedIssue =>
-  isEnum(issue.ast)
-    ? leaf(path, "invalid_enum", format(issue), issue.actual)
-    : leaf(path, "invalid_type", format(issue), issue.actual, expectedType(issue.ast))
+const ACTUAL = ", actual "
+
+/**
+ * Effect names an object or array type by its whole structure (`Expected ReadonlyArray<{ readonly
+ * role: … }>`, or `Expected Struct (Encoded side)` for a class): framework text, not an answer. A
+ * client needs the JSON type; the field's own schema says the rest.
+ */
+const PLAIN_TYPE_NAMES: Partial<Record<ExpectedType, string>> = { object: "a JSON object", array: "an array" }
+
+const typeMessage = (issue: ParseResult.Type, expected: ExpectedType | undefined): string => {
+  const message = format(issue)
+  const plain = expected === undefined ? undefined : PLAIN_TYPE_NAMES[expected]
+  const actualAt = message.indexOf(ACTUAL)
+  return plain !== undefined && message.startsWith("Expected ") && actualAt > 0
+    ? `Expected ${plain}${message.slice(actualAt)}`
+    : message
+}
+
+const typeLeaf = (path: ReadonlyArray<PropertyKey>, issue: ParseResult.Type): DecodedIssue => {
+  if (isEnum(issue.ast)) return leaf(path, "invalid_enum", format(issue), issue.actual)
+  const expected = expectedType(issue.ast)
+  return leaf(path, "invalid_type", typeMessage(issue, expected), issue.actual, expected)
+}
+
+/** Effect's DateTime schemas say `Unable to decode "x" into a DateTime.Utc`: its own type name. */
+const DATE_TIME_FAILURE = /^Unable to decode (.*) into a DateTime\.(?:Utc|Zoned)$/s
+
+const plainMessage = (message: string): string =>
+  message.replace(DATE_TIME_FAILURE, `Expected an ISO 8601 date-time such as 2024-05-01T12:00:00Z${ACTUAL}$1`)
+
+/**
+ * A nullable field that fails its non-null member (a bad email, an unparsable date) also fails
+ * `null`; that second complaint says nothing the client did not know and doubled every such
+ * field. It is dropped when another member has something to say.
+ */
+const withoutNullMember = (issues: ReadonlyArray<ParseResult.ParseIssue>) => {
+  const relevant = issues.filter((issue) =>
+    !(issue._tag === "Type" && SchemaAST.isLiteral(issue.ast) && issue.ast.literal === null)
+  )
+  return relevant.length > 0 ? relevant : issues
+}
 
 const walk = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, parent: unknown): Array<DecodedIssue> => {
   switch (issue._tag) {
@@ -87,7 +124,8 @@ const walk = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, p
       if (SchemaAST.isUnion(issue.ast) && inner.every((member) => member._tag === "Type")) {
         return [typeLeaf(path, new ParseResult.Type(withoutUndefined(issue.ast), issue.actual))]
       }
-      return inner.flatMap((member) => walk(member, path, issue.actual))
+      const complaints = SchemaAST.isUnion(issue.ast) ? withoutNullMember(inner) : inner
+      return complaints.flatMap((member) => walk(member, path, issue.actual))
     }
     case "Refinement":
       // A failed predicate is a bad value; a failure before the predicate is whatever it was.

@@ -1,7 +1,8 @@
 /**
  * The tenant middlewares of `api/Caller.ts`: bearer credential → principal (core `Auth`), then
  * the tenant the request names must be the principal's organization, then the principal must
- * hold the permission the endpoint declares (`AccessPolicy`).
+ * hold the permission the endpoint declares (`AccessPolicy`), then the request must carry only
+ * input the endpoint declares (`DeclaredInput`).
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { actorOf, Auth, ValidationFailed } from "@costline/core"
@@ -10,6 +11,7 @@ import { CostlineApi } from "../api/Api.js"
 import { Caller, TenantFromCredential, TenantFromHeader, TenantFromPath } from "../api/Caller.js"
 import * as AccessPolicy from "./AccessPolicy.js"
 import * as AccessLog from "./AccessLog.js"
+import * as DeclaredInput from "./DeclaredInput.js"
 import { AuthFailureGate } from "./AuthFailureLimit.js"
 import { RateLimitGate } from "./RateLimit.js"
 import { RequestId } from "./RequestId.js"
@@ -30,6 +32,8 @@ const tenantFromPath = Effect.flatMap(HttpRouter.RouteContext, (route) => {
     : Effect.succeed(tenant)
 })
 
+const declaredInput = DeclaredInput.make(CostlineApi)
+
 /** `tenantOf` reads the tenant the request names; none for routes whose tenant is the credential's own. */
 const authenticate = <R>(tenantOf?: Effect.Effect<string, ValidationFailed, R>) =>
   Effect.map(
@@ -49,6 +53,8 @@ const authenticate = <R>(tenantOf?: Effect.Effect<string, ValidationFailed, R>) 
       if (tenantOf !== undefined) yield* auth.requireTenant(principal, yield* tenantOf)
       const requestId = yield* RequestId
       yield* requirePermission(principal, requestId)
+      // Then only what the operation declares: no unknown query parameter, no body where none is taken.
+      yield* declaredInput
       return Caller.of({
         principal,
         organizationId: principal.organizationId,

@@ -12,6 +12,7 @@ import { Cause, Clock, type Duration, Effect, Option } from "effect"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import { describe } from "../errors/Describe.js"
 import * as FastApiDetail from "../errors/FastApiDetail.js"
+import * as IssueInputs from "../errors/IssueInputs.js"
 import type { HttpFailure } from "../errors/Problem.js"
 import * as ProblemJson from "../errors/ProblemJson.js"
 import type { Metrics } from "../observability/Metrics.js"
@@ -26,6 +27,7 @@ import * as RateLimit from "./RateLimit.js"
 import * as ReadTimeout from "./ReadTimeout.js"
 import * as RequestId from "./RequestId.js"
 import * as StorableInput from "./StorableInput.js"
+import * as UnroutedRateLimit from "./UnroutedRateLimit.js"
 import * as UnannouncedBody from "./UnannouncedBody.js"
 
 export interface PipelineOptions {
@@ -48,7 +50,10 @@ const render = (version: ApiVersion, failure: HttpFailure, requestId: string) =>
   version === "v1" ? FastApiDetail.render(failure) : ProblemJson.render(failure, requestId)
 
 export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
-  Effect.map(EdgeRoutes.make(api, options), (edgeRoutes) => {
+  Effect.map(Effect.all([
+    EdgeRoutes.make(api, options),
+    UnroutedRateLimit.make(options.rateLimit !== undefined)
+  ]), ([edgeRoutes, unrouted]) => {
     const routes = RouteTable.fromApi(api)
     const canonical = CanonicalPath.make(routes)
     const storable = StorableInput.make(routes)
@@ -64,8 +69,13 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         // A client that went away needs no answer; let the server see the interruption.
         Cause.isInterruptedOnly(cause)
           ? Effect.failCause(cause as Cause.Cause<never>)
-          : Effect.map(describe(cause, readable, routes, maxBodyBytes), (failure) =>
-            render(version, failure, requestId))
+          : describe(cause, readable, routes, maxBodyBytes).pipe(
+            // v1 items echo the value at each field (`input`), also for core's own checks.
+            Effect.flatMap((failure) =>
+              version === "v1" ? IssueInputs.withInputs(failure, readable, routes) : Effect.succeed(failure)
+            ),
+            Effect.map((failure) => render(version, failure, requestId))
+          )
       return BodyLimits.check(request, maxBodyBytes).pipe(
         Effect.zipRight(UnannouncedBody.bounded(request, maxBodyBytes, options.readTimeout)),
         // One instance reads the body, so whoever reads it again (error reporting) gets the same text.
@@ -89,7 +99,8 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
               ? Deprecation.headers(options.deprecation, RouteTable.match(routes, request.method, request.url))
               : {})
           })
-        )
+        ),
+        Effect.flatMap((response) => unrouted(request, response))
       )
     }
 

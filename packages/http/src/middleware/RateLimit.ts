@@ -17,7 +17,7 @@ import {
   type RateLimitRepo,
   type StoreUnavailable
 } from "@costline/core"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, FiberRef, Layer, Option } from "effect"
 import { V2_PREFIX } from "../api/Versions.js"
 import { pathSegments } from "../routing/RouteTable.js"
 
@@ -37,6 +37,12 @@ export const policyValue = (policy: RateLimitPolicy): string =>
 export const decisionValue = (decision: Gcra.Decision): string =>
   `${POLICY_NAME};r=${decision.remaining};t=${Math.ceil(decision.resetAfterMs / 1000)}`
 
+/**
+ * Whether this request has been counted by `admit` (the pipeline cannot see the `RateLimit` field
+ * yet: it is added as the response is sent).
+ */
+export const counted: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
+
 export class RateLimitGate extends Context.Tag("@costline/http/RateLimitGate")<
   RateLimitGate,
   {
@@ -44,14 +50,21 @@ export class RateLimitGate extends Context.Tag("@costline/http/RateLimitGate")<
     readonly admit: (
       principal: Principal
     ) => Effect.Effect<void, RateLimited | StoreUnavailable, HttpServerRequest.HttpServerRequest>
+    /**
+     * Counts a request that was answered before it reached an operation (`UnroutedRateLimit`);
+     * the decision, none when rate limiting is off.
+     */
+    readonly count: (principal: Principal) => Effect.Effect<Option.Option<Gcra.Decision>, StoreUnavailable>
   }
 >() {}
 
 const makeGate = Effect.map(RateLimiter, (limiter) =>
   RateLimitGate.of({
+    count: (principal) => Effect.asSome(limiter.take(rateLimitKey(principal))),
     admit: (principal) =>
       Effect.gen(function*() {
         const decision = yield* limiter.take(rateLimitKey(principal))
+        yield* FiberRef.set(counted, true)
         const request = yield* HttpServerRequest.HttpServerRequest
         if (appliesTo(request.url)) {
           // Added when the response is ready, so error responses carry it too.
@@ -65,7 +78,7 @@ const makeGate = Effect.map(RateLimiter, (limiter) =>
   }))
 
 /** Admits everything and touches no store. */
-const off = Layer.succeed(RateLimitGate, RateLimitGate.of({ admit: () => Effect.void }))
+const off = Layer.succeed(RateLimitGate, RateLimitGate.of({ admit: () => Effect.void, count: () => Effect.succeedNone }))
 
 /** The gate for a policy, over the store's `RateLimitRepo`; `false` turns rate limiting off. */
 export const layer = (policy: RateLimitPolicy | false): Layer.Layer<RateLimitGate, never, RateLimitRepo> =>

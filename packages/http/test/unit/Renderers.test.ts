@@ -62,8 +62,8 @@ describe("FastAPI detail (v1)", () => {
     }))
     expect(body).toEqual({
       detail: [
-        { type: "missing", loc: ["body", "name"], msg: "is required", input: { role: "admin" } },
-        { type: "value_error", loc: ["query", "limit"], msg: "too big" }
+        { type: "missing", loc: ["body", "name"], msg: "is required", input: { role: "admin" }, url: "https://errors.pydantic.dev/2.10/v/missing" },
+        { type: "value_error", loc: ["query", "limit"], msg: "too big", input: null }
       ]
     })
   })

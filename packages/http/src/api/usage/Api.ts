@@ -45,6 +45,12 @@ const DELETE_GROUP = Access.write("usage_groups", change("usage_group_sets", "us
 const SetIdParam = HttpApiSchema.param("usage_group_set_id", Schema.String)
 const GroupIdParam = HttpApiSchema.param("usage_group_id", Schema.String)
 
+// v1 declares these ids as UUIDs (spec "v1 operations"), and FastAPI refuses other text with a 422
+// at `["path", …]` before looking anything up.
+const Uuid = Schema.UUID.annotations({ message: () => "must be a UUID" })
+const SetIdParamV1 = HttpApiSchema.param("usage_group_set_id", Uuid)
+const GroupIdParamV1 = HttpApiSchema.param("usage_group_id", Uuid)
+
 /** Optional on every change of a group: without it the change applies to whatever is stored. */
 const IfMatchHeader = Schema.Struct({ "if-match": Schema.optional(Schema.String) })
 
@@ -151,13 +157,13 @@ export class UsageGroupsV1Api extends v1(
         .annotate(SuccessorVersion, "/v2/usage-group-sets")
     )
     .add(
-      HttpApiEndpoint.get("getUsageGroupSet")`/${OrganizationIdParam}/usage-group-sets/${SetIdParam}`
+      HttpApiEndpoint.get("getUsageGroupSet")`/${OrganizationIdParam}/usage-group-sets/${SetIdParamV1}`
         .annotate(Requires, READ)
         .addSuccess(UsageGroupSetDetailsV1)
         .annotate(SuccessorVersion, V2_SET)
     )
     .add(
-      HttpApiEndpoint.put("putUsageGroup")`/${OrganizationIdParam}/usage-group-sets/${SetIdParam}/usage-groups/${GroupIdParam}`
+      HttpApiEndpoint.put("putUsageGroup")`/${OrganizationIdParam}/usage-group-sets/${SetIdParamV1}/usage-groups/${GroupIdParamV1}`
         .annotate(Requires, UPDATE_GROUP)
         .setPayload(UsageGroupPutV1)
         .addSuccess(UsageGroupV1)
@@ -166,7 +172,7 @@ export class UsageGroupsV1Api extends v1(
         .annotate(SuccessorVersion, V2_GROUP)
     )
     .add(
-      HttpApiEndpoint.del("deleteUsageGroup")`/${OrganizationIdParam}/usage-group-sets/${SetIdParam}/usage-groups/${GroupIdParam}`
+      HttpApiEndpoint.del("deleteUsageGroup")`/${OrganizationIdParam}/usage-group-sets/${SetIdParamV1}/usage-groups/${GroupIdParamV1}`
         .annotate(Requires, DELETE_GROUP)
         .addSuccess(Success)
         .addError(Declared.Conflict)
