@@ -4,7 +4,8 @@
  */
 import { Layer } from "effect"
 import * as AuditLog from "./audit/AuditLog.js"
-import type { AuditRepo, InstallationRepo } from "./audit/Repo.js"
+import type { AuditRepo } from "./audit/Repo.js"
+import type { InstallationRepo } from "./shared/Installation.js"
 import * as ApiKeys from "./identity/ApiKeys.js"
 import * as Auth from "./identity/Auth.js"
 import * as Authorization from "./identity/Authorization.js"

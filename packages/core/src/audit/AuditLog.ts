@@ -19,7 +19,8 @@ import {
   ResourceName,
   type SortOrder
 } from "./Domain.js"
-import { AuditRepo, InstallationRepo } from "./Repo.js"
+import { InstallationRepo } from "../shared/Installation.js"
+import { AuditRepo } from "./Repo.js"
 
 export interface ExportQuery {
   readonly filters: AuditFilters

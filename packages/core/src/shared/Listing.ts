@@ -3,7 +3,7 @@
  * from an offset. Repositories read a `Window` of rows; services turn rows into either page shape.
  */
 import { Context, DateTime, Effect, Either, Layer } from "effect"
-import { InstallationRepo } from "../audit/Repo.js"
+import { InstallationRepo } from "./Installation.js"
 import { InvalidPageToken, type StoreUnavailable, ValidationFailed } from "./Errors.js"
 import * as PageToken from "./PageToken.js"
 import { MAX_PAGE_SIZE, type Page } from "./Pagination.js"

@@ -6,7 +6,7 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { AuditEntry } from "../audit/Domain.js"
-import { InstallationRepo } from "../audit/Repo.js"
+import { InstallationRepo } from "../shared/Installation.js"
 import type { Actor } from "../shared/Actor.js"
 import { type Stale, STALE, untilWritten } from "../shared/CompareAndSet.js"
 import {
