@@ -76,12 +76,12 @@ export type Repositories =
   | UsageRecordsRepo
   | KeyedUsageRepo
 
-const AuditLive = AuditLog.layer
+const AuditLive = AuditLog.layer.pipe(Layer.provide(ListCursors.layer))
 const OrganizationsLive = Organizations.layer.pipe(Layer.provide(AuditLive))
 const UsersLive = Users.layer.pipe(Layer.provide(OrganizationsLive), Layer.provide(AuditLive))
 const ScopesLive = Scopes.layer
 const TeamsLive = Teams.layer.pipe(Layer.provide([AuditLive, ScopesLive, ListCursors.layer]))
-const UsageGroupsLive = UsageGroups.layer.pipe(Layer.provide(AuditLive))
+const UsageGroupsLive = UsageGroups.layer.pipe(Layer.provide([AuditLive, ListCursors.layer]))
 const InsightsLive = Insights.layer.pipe(Layer.provide([OrganizationsLive, AuditLive, ListCursors.layer]))
 
 /** Every core service, given the repositories of a store. */

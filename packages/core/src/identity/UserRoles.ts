@@ -26,7 +26,7 @@ import {
   type OffsetRequest,
   type RequestFields
 } from "../shared/Listing.js"
-import type { Page } from "../shared/Pagination.js"
+import type { Page } from "../shared/Listing.js"
 import { Transactor } from "../shared/Transactor.js"
 import type { User } from "./Domain.js"
 import { directRole, type EffectiveRole, filter, isDirect, type RoleFilters, UserRole } from "./EffectiveRoles.js"
