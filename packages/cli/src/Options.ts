@@ -1,6 +1,6 @@
 /** Options shared by several commands, and how a command gets the core services. */
 import { Options } from "@effect/cli"
-import { CoreLive } from "@costline/core"
+import { CoreLive, OrganizationId } from "@costline/core"
 import { Effect, Either, Layer, Option, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { describeDatabase, parseDatabaseUrl, resolveDatabaseUrl, storeLayer } from "./Database.js"
@@ -10,14 +10,17 @@ export const database = Options.text("database").pipe(
   Options.optional
 )
 
-export const org = Options.text("org").pipe(Options.withDescription("organization id"))
-
 /**
  * A text option decoded by a schema; a value that does not decode is a usage error of one plain
  * line (`--set must be a usage group set id (a UUID)`), not the schema's error tree.
  */
 export const schemaOption = <A>(name: string, schema: Schema.Schema<A, string>, expected: string) =>
   Options.text(name).pipe(Options.filterMap(Schema.decodeUnknownOption(schema), `--${name} must be ${expected}`))
+
+/** `--org`, shared by the commands that act on one organization. */
+export const org = schemaOption("org", OrganizationId, "an organization id (1 to 128 characters)").pipe(
+  Options.withDescription("organization id")
+)
 
 export const json = Options.boolean("json").pipe(Options.withDescription("print JSON instead of a table"))
 

@@ -164,5 +164,13 @@ describe("costline administration (SQLite)", () => {
     expect(badSet.stderr.trim()).toBe("--set must be a usage group set id (a UUID)")
     const badMonth = await costline(dir, "usage", "report", "--org", "demo", "--set", "7b0c3c0e-0000-4000-8000-000000000000", "--month", "2026-13")
     expect(badMonth.stderr.trim()).toBe("--month must be a month as YYYY-MM")
+    // --org is one shared option with the organization id's schema, on every command that takes it.
+    for (const command of [["users", "add", "--email", "a@example.com"], ["keys", "list"]]) {
+      for (const bad of ["", "x".repeat(129)]) {
+        const badOrg = await costline(dir, ...command, "--org", bad)
+        expect(badOrg.code, command.join(" ")).toBe(2)
+        expect(badOrg.stderr.trim()).toBe("--org must be an organization id (1 to 128 characters)")
+      }
+    }
   })
 })

@@ -4,7 +4,8 @@
  */
 import { Layer } from "effect"
 import * as AuditLog from "./audit/AuditLog.js"
-import type { AuditRepo, InstallationRepo } from "./audit/Repo.js"
+import type { AuditRepo } from "./audit/Repo.js"
+import type { InstallationRepo } from "./shared/Installation.js"
 import * as ApiKeys from "./identity/ApiKeys.js"
 import * as Auth from "./identity/Auth.js"
 import * as Authorization from "./identity/Authorization.js"
@@ -75,12 +76,12 @@ export type Repositories =
   | UsageRecordsRepo
   | KeyedUsageRepo
 
-const AuditLive = AuditLog.layer
+const AuditLive = AuditLog.layer.pipe(Layer.provide(ListCursors.layer))
 const OrganizationsLive = Organizations.layer.pipe(Layer.provide(AuditLive))
 const UsersLive = Users.layer.pipe(Layer.provide(OrganizationsLive), Layer.provide(AuditLive))
 const ScopesLive = Scopes.layer
 const TeamsLive = Teams.layer.pipe(Layer.provide([AuditLive, ScopesLive, ListCursors.layer]))
-const UsageGroupsLive = UsageGroups.layer.pipe(Layer.provide(AuditLive))
+const UsageGroupsLive = UsageGroups.layer.pipe(Layer.provide([AuditLive, ListCursors.layer]))
 const InsightsLive = Insights.layer.pipe(Layer.provide([OrganizationsLive, AuditLive, ListCursors.layer]))
 
 /** Every core service, given the repositories of a store. */

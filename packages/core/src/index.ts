@@ -1,12 +1,11 @@
 export * as ApiToken from "./identity/ApiToken.js"
 export * as ETag from "./shared/ETag.js"
-export * as AuditCursor from "./audit/AuditCursor.js"
 export * as Permissions from "./identity/Permissions.js"
 
 export * from "./shared/Actor.js"
 export * from "./shared/Errors.js"
 export * from "./shared/Ids.js"
-export * from "./shared/Pagination.js"
+export * from "./shared/Installation.js"
 export * from "./shared/StorableText.js"
 export * from "./shared/Transactor.js"
 

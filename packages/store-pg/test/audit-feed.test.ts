@@ -5,12 +5,12 @@
  */
 import {
   Actor,
-  AuditCursor,
   type AuditRecord,
   CoreLive,
   CreateTeam,
   InstallationRepo,
   type OrganizationId,
+  PageToken,
   Teams,
   UsageImport
 } from "@costline/core"
@@ -179,7 +179,7 @@ describe("the audit feed on Postgres", () => {
       const resumeAfter = (position: string) =>
         Effect.gen(function*() {
           const secret = yield* (yield* InstallationRepo).cursorSecret
-          const token = AuditCursor.encode(secret, { tenant: organizationId, order: "asc", position })
+          const token = PageToken.encode(secret, { tenant: organizationId, binding: "asc", position })
           return (yield* drainExport(organizationId, { maxResults: 2, from: token })).records.map((r) => r.record_id)
         }).pipe(Effect.provide(migrated))
       // The old order was (xid, seq): `late` (the older transaction) came first.

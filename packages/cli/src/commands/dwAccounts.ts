@@ -1,5 +1,5 @@
 import { Command, Options } from "@effect/cli"
-import { Actor, CoreWithSecretsLive, CreateDwAccount, DwAccounts, type OrganizationId } from "@costline/core"
+import { Actor, CoreWithSecretsLive, CreateDwAccount, DwAccounts } from "@costline/core"
 import { Console, Effect, Layer, ParseResult, Schema } from "effect"
 import { storeLayer } from "../Database.js"
 import { CliFailure, database, org, resolveDatabase } from "../Options.js"
@@ -28,7 +28,7 @@ const accountsLayer = (flag: Parameters<typeof resolveDatabase>[0]) =>
 const create = Command.make("create", { org, name, database }, (args) =>
   Effect.gen(function*() {
     const accounts = yield* DwAccounts
-    const account = yield* accounts.create(Actor.system(), args.org as OrganizationId, yield* decodeCreate({ name: args.name }))
+    const account = yield* accounts.create(Actor.system(), args.org, yield* decodeCreate({ name: args.name }))
     yield* Console.log(`created warehouse account '${account.name}' for ${account.organization_id}`)
     yield* Console.log(account.id)
   }).pipe(Effect.provide(accountsLayer(args.database)))).pipe(

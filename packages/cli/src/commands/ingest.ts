@@ -10,7 +10,7 @@ import {
   DwExportGenerator,
   DwIngest,
   type IngestSummary,
-  type OrganizationId,
+  OrganizationId,
   UsageFile,
   ValidationFailed
 } from "@costline/core"
@@ -92,7 +92,7 @@ const dw = Command.make("dw", { org, metering, queries, attribution, window, dat
       attribution: Option.isSome(args.attribution) ? yield* source(args.attribution.value) : undefined
     }
     const ingest = yield* DwIngest
-    const summary = yield* ingest.run(Actor.system(), args.org as OrganizationId, sources, { windowDays }).pipe(
+    const summary = yield* ingest.run(Actor.system(), args.org, sources, { windowDays }).pipe(
       Effect.ensuring(progress.finish),
       // Every bad line the validation listed, one per line, before the one-line failure.
       Effect.tapError((error) =>
@@ -106,7 +106,7 @@ const dw = Command.make("dw", { org, metering, queries, attribution, window, dat
   Command.withDescription("ingest the warehouse's account-usage exports: per-query cost, idle cost, insights (all or nothing)")
 )
 
-const demoOrg = Options.text("org").pipe(Options.withDescription("organization id"), Options.withDefault("demo"))
+const demoOrg = org.pipe(Options.withDefault(OrganizationId.make("demo")))
 const days = Options.integer("days").pipe(Options.withDescription("days of history to generate"), Options.withDefault(30))
 
 /** A generated month with planted problems, for the demo: real-looking usage and insights. */
@@ -117,7 +117,7 @@ const demo = Command.make("demo", { org: demoOrg, days, database }, (args) =>
     // A fresh generator per pass: the ingestion reads the queries twice.
     const text = (lines: () => Iterable<string>) => () => Stream.fromIterable(lines())
     const ingest = yield* DwIngest
-    const summary = yield* ingest.run(Actor.system(), args.org as OrganizationId, {
+    const summary = yield* ingest.run(Actor.system(), args.org, {
       metering: { format: "csv", open: text(() => DwExportGenerator.csvLines(DwExportGenerator.METERING_HEADER, generated.metering())) },
       queries: { format: "jsonl", open: text(() => DwExportGenerator.jsonLines(generated.queries())) }
     })

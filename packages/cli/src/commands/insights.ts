@@ -1,7 +1,6 @@
 /** `costline insights import --org <id> <file.jsonl>`. */
 import { Args, Command } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import type { OrganizationId } from "@costline/core"
 import { Console, Effect, Option, Stream } from "effect"
 import { checkLines, describeBadLines, importInsights, parsedLines } from "../InsightsFile.js"
 import { CliFailure, coreLayer, database, org } from "../Options.js"
@@ -32,7 +31,7 @@ const importCommand = Command.make("import", { org, file, database }, (args) =>
     if (Option.isSome(checked.bad)) {
       return yield* Effect.fail(new CliFailure(describeBadLines(checked.bad.value.listed, checked.bad.value.total)))
     }
-    const summary = yield* importInsights(args.org as OrganizationId, lines("importing"), checked.lines).pipe(
+    const summary = yield* importInsights(args.org, lines("importing"), checked.lines).pipe(
       Effect.ensuring(progress.finish),
       Effect.provide(coreLayer(args.database))
     )

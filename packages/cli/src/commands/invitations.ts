@@ -1,6 +1,6 @@
 /** `costline invitations create|revoke|list`: invitations to an organization (audited `invitation` events). */
 import { Command, Options } from "@effect/cli"
-import { Actor, InvitationId, Invitations, NotFound, type OrganizationId } from "@costline/core"
+import { Actor, InvitationId, Invitations, NotFound } from "@costline/core"
 import { Console, DateTime, Effect, Schema } from "effect"
 import { coreLayer, database, json, org } from "../Options.js"
 import { role } from "./users.js"
@@ -12,7 +12,7 @@ const isInvitationId = Schema.is(InvitationId)
 
 const create = Command.make("create", { org, email, role: role("viewer"), database }, (args) =>
   Effect.gen(function*() {
-    const invitation = yield* (yield* Invitations).create(Actor.system(), args.org as OrganizationId, {
+    const invitation = yield* (yield* Invitations).create(Actor.system(), args.org, {
       email: args.email,
       role: args.role
     })
@@ -23,13 +23,13 @@ const create = Command.make("create", { org, email, role: role("viewer"), databa
 const revoke = Command.make("revoke", { org, id, database }, (args) =>
   Effect.gen(function*() {
     if (!isInvitationId(args.id)) return yield* new NotFound({ resource: "invitation", id: args.id })
-    const invitation = yield* (yield* Invitations).revoke(Actor.system(), args.org as OrganizationId, args.id)
+    const invitation = yield* (yield* Invitations).revoke(Actor.system(), args.org, args.id)
     yield* Console.log(`revoked the invitation of ${invitation.email}`)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("revoke a pending invitation"))
 
 const list = Command.make("list", { org, json, database }, (args) =>
   Effect.gen(function*() {
-    const pending = yield* (yield* Invitations).listPending(args.org as OrganizationId)
+    const pending = yield* (yield* Invitations).listPending(args.org)
     const rows = pending.map((invitation) => ({
       id: invitation.id,
       email: invitation.email,

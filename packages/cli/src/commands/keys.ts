@@ -4,7 +4,7 @@
  * next request on every instance (keys are looked up per request, never cached).
  */
 import { Command, Options } from "@effect/cli"
-import { Actor, type ApiKey, ApiKeyId, ApiKeys, type OrganizationId } from "@costline/core"
+import { Actor, type ApiKey, ApiKeyId, ApiKeys } from "@costline/core"
 import { Console, DateTime, Effect, Either, Option, Schema } from "effect"
 import { parseExpiry } from "../Expiry.js"
 import { CliFailure, coreLayer, database, json, org } from "../Options.js"
@@ -45,7 +45,7 @@ const create = Command.make("create", { org, name, access, scopes, expires, json
     const now = yield* DateTime.now
     const expiresAt = Option.isSome(args.expires) ? parseExpiry(args.expires.value, now) : Either.right(undefined)
     if (Either.isLeft(expiresAt)) return yield* Effect.fail(new CliFailure(expiresAt.left))
-    const { key, token } = yield* (yield* ApiKeys).create(Actor.system(), args.org as OrganizationId, {
+    const { key, token } = yield* (yield* ApiKeys).create(Actor.system(), args.org, {
       name: args.name,
       access: args.access,
       scopes: args.scopes.split(",").map((s) => s.trim()).filter((s) => s.length > 0),
@@ -68,7 +68,7 @@ const create = Command.make("create", { org, name, access, scopes, expires, json
 const list = Command.make("list", { org, json, database }, (args) =>
   Effect.gen(function*() {
     const now = yield* DateTime.now
-    const views = (yield* (yield* ApiKeys).list(args.org as OrganizationId)).map((key) => keyView(key, now))
+    const views = (yield* (yield* ApiKeys).list(args.org)).map((key) => keyView(key, now))
     if (args.json) return yield* Console.log(JSON.stringify(views))
     const rows = views.map((view) => ({
       ...view,
@@ -88,7 +88,7 @@ const decodeKeyId = Schema.decodeUnknownOption(ApiKeyId)
 const revoke = Command.make("revoke", { org, id, name: byName, database }, (args) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeys
-    const organizationId = args.org as OrganizationId
+    const organizationId = args.org
     if (Option.isSome(args.id) === Option.isSome(args.name)) {
       return yield* Effect.fail(new CliFailure("give exactly one of --id or --name"))
     }

@@ -1,9 +1,10 @@
 import { Command, Options } from "@effect/cli"
+import { OrganizationId } from "@costline/core"
 import { Console, Effect } from "effect"
-import { coreLayer, database } from "../Options.js"
+import { coreLayer, database, org as orgOption } from "../Options.js"
 import { demoAdminEmail, seedOrganization } from "../Seed.js"
 
-const org = Options.text("org").pipe(Options.withDefault("demo"))
+const org = orgOption.pipe(Options.withDefault(OrganizationId.make("demo")))
 
 export const seed = Command.make("seed", { org, database }, (args) =>
   Effect.gen(function*() {

@@ -1,5 +1,5 @@
 import { Command, Options } from "@effect/cli"
-import { Actor, type OrganizationId, Sessions } from "@costline/core"
+import { Actor, Sessions } from "@costline/core"
 import { Console, DateTime, Effect } from "effect"
 import { coreLayer, database, org } from "../Options.js"
 
@@ -8,14 +8,14 @@ const email = Options.text("email").pipe(Options.withDescription("an existing me
 const create = Command.make("create", { org, email, database }, (args) =>
   Effect.gen(function*() {
     const sessions = yield* Sessions
-    const { session, token } = yield* sessions.create(args.org as OrganizationId, args.email)
+    const { session, token } = yield* sessions.create(args.org, args.email)
     yield* Console.log(`session for ${args.email} expires ${DateTime.formatIso(session.expires_at)}`)
     yield* Console.log(token)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("log a user in; prints the session token last"))
 
 const revoke = Command.make("revoke", { org, email, database }, (args) =>
   Effect.gen(function*() {
-    const ended = yield* (yield* Sessions).revokeForUser(Actor.system(), args.org as OrganizationId, args.email)
+    const ended = yield* (yield* Sessions).revokeForUser(Actor.system(), args.org, args.email)
     yield* Console.log(`ended ${ended} session${ended === 1 ? "" : "s"} of ${args.email}`)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
     Command.withDescription("end every live session of a member (each audited as a logout)")

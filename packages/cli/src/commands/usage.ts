@@ -10,7 +10,6 @@ import {
   Attribution,
   type AttributionReport,
   Month,
-  type OrganizationId,
   raiseBudgetAlerts,
   UsageFile,
   UsageGroupSetId,
@@ -51,7 +50,7 @@ const importCommand = Command.make("import", { org, file, format, database }, (a
       )
     }
     const usage = yield* UsageImport
-    const summary = yield* usage.run(args.org as OrganizationId, { format: usageFormat, open }).pipe(
+    const summary = yield* usage.run(args.org, { format: usageFormat, open }).pipe(
       Effect.ensuring(progress.finish)
     )
     yield* Console.log(`imported ${summary.rows} usage ${summary.rows === 1 ? "row" : "rows"} into ${args.org}`)
@@ -107,7 +106,7 @@ export const reportJson = (report: AttributionReport, overBudget: number, alerts
 const reportCommand = Command.make("report", { org, set, month, json, database }, (args) =>
   Effect.gen(function*() {
     const attribution = yield* Attribution
-    const report = yield* attribution.run(args.org as OrganizationId, args.set, args.month)
+    const report = yield* attribution.run(args.org, args.set, args.month)
     const raised = yield* raiseBudgetAlerts(Actor.system(), report)
     const changed = raised.filter((result) => result._tag !== "Unchanged").length
     if (args.json) return yield* Console.log(JSON.stringify(reportJson(report, raised.length, changed)))

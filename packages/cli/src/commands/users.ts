@@ -1,6 +1,6 @@
 /** `costline users add|remove`: members of an organization. */
 import { Command, Options } from "@effect/cli"
-import { Actor, type OrganizationId, type Role, Users } from "@costline/core"
+import { Actor, type Role, Users } from "@costline/core"
 import { Console, Effect } from "effect"
 import { coreLayer, database, org } from "../Options.js"
 
@@ -15,13 +15,13 @@ export const role = (fallback: Role) =>
 const add = Command.make("add", { org, email, role: role("admin"), database }, (args) =>
   Effect.gen(function*() {
     const users = yield* Users
-    const user = yield* users.add(Actor.system(), args.org as OrganizationId, { email: args.email, role: args.role })
+    const user = yield* users.add(Actor.system(), args.org, { email: args.email, role: args.role })
     yield* Console.log(`added ${user.email} to ${user.organization_id} as ${args.role}`)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("add a member with an organization-wide role"))
 
 const remove = Command.make("remove", { org, email, database }, (args) =>
   Effect.gen(function*() {
-    yield* (yield* Users).remove(Actor.system(), args.org as OrganizationId, args.email)
+    yield* (yield* Users).remove(Actor.system(), args.org, args.email)
     yield* Console.log(`removed ${args.email} from ${args.org}: their sessions ended, their roles and memberships are gone`)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
     Command.withDescription("remove a member: ends their sessions, drops their direct roles and team memberships")

@@ -2,12 +2,12 @@
  * The audit log service: appends records inside the caller's transaction and exports them with
  * filters and an exactly-once cursor.
  */
-import { Context, DateTime, Effect, Either, Layer, Schema } from "effect"
+import { Context, DateTime, Effect, Layer, Schema } from "effect"
 import type { Actor } from "../shared/Actor.js"
-import { InvalidPageToken, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import type { InvalidPageToken, StoreUnavailable } from "../shared/Errors.js"
+import { ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from "../shared/Pagination.js"
-import * as AuditCursor from "./AuditCursor.js"
+import { DEFAULT_PAGE_SIZE, type KeysetList, ListCursors, type Page } from "../shared/Listing.js"
 import {
   type AuditEntry,
   type AuditFilters,
@@ -19,7 +19,7 @@ import {
   ResourceName,
   type SortOrder
 } from "./Domain.js"
-import { AuditRepo, InstallationRepo } from "./Repo.js"
+import { AuditRepo, type PositionedRecord } from "./Repo.js"
 
 export interface ExportQuery {
   readonly filters: AuditFilters
@@ -83,9 +83,23 @@ const checkEntry = (entry: AuditEntry): ValidationFailed | undefined => {
   return undefined
 }
 
+/**
+ * The export as a paged list: bound to the sort order, resumed at the store's own ordering key
+ * (SQLite: a sequence; Postgres: the commit-time stamp, `xid:seq` in tokens issued before it),
+ * never a timestamp: many records share one `changed_at`. A page with records always points
+ * past its last one; the token is null only when there was nothing (API-DECISIONS, exactly once).
+ */
+export const exportList = (order: SortOrder): KeysetList<PositionedRecord, string> => ({
+  binding: order,
+  otherOrders: [order === "asc" ? "desc" : "asc"],
+  position: Schema.String,
+  positionOf: (row) => row.position,
+  tokenOnLastPage: true
+})
+
 export const make = Effect.gen(function*() {
   const repo = yield* AuditRepo
-  const installation = yield* InstallationRepo
+  const cursors = yield* ListCursors
 
   const recordChecked = (actor: Actor, organizationId: OrganizationId, entry: AuditEntry) =>
     Effect.gen(function*() {
@@ -117,35 +131,16 @@ export const make = Effect.gen(function*() {
     recordChecked(actor, organizationId, entry).pipe(Effect.catchTag("ValidationFailed", Effect.die))
 
   const exportPage = (organizationId: OrganizationId, query: ExportQuery) =>
-    Effect.gen(function*() {
-      if (!Number.isInteger(query.maxResults) || query.maxResults < 1 || query.maxResults > MAX_PAGE_SIZE) {
-        return yield* ValidationFailed.single(
-          "query.max_results",
-          "out_of_range",
-          `max_results must be an integer from 1 to ${MAX_PAGE_SIZE}`
-        )
-      }
-      const secret = yield* installation.cursorSecret
-      let after: string | undefined
-      if (query.pageToken !== undefined) {
-        const decoded = AuditCursor.decode(secret, query.pageToken, { tenant: organizationId, order: query.order })
-        if (Either.isLeft(decoded)) return yield* new InvalidPageToken({ message: AuditCursor.describe(decoded.left) })
-        after = decoded.right.position
-      }
-      const rows = yield* repo.page({
+    Effect.map(
+      cursors.page(
         organizationId,
-        filters: query.filters,
-        order: query.order,
-        after,
-        limit: query.maxResults
-      })
-      const last = rows.at(-1)
-      // A page with records always points past its last one; null only when there was nothing.
-      const page_token = last === undefined
-        ? null
-        : AuditCursor.encode(secret, { tenant: organizationId, order: query.order, position: last.position })
-      return { items: rows.map((row) => row.record), page_token }
-    })
+        exportList(query.order),
+        query,
+        { size: "query.max_results" },
+        ({ after, limit }) => repo.page({ organizationId, filters: query.filters, order: query.order, after, limit })
+      ),
+      (page): Page<AuditRecord> => ({ items: page.items.map((row) => row.record), page_token: page.page_token })
+    )
 
   return AuditLog.of({ record, recordChecked, export: exportPage })
 })

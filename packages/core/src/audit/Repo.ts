@@ -34,9 +34,3 @@ export class AuditRepo extends Context.Tag("@costline/core/AuditRepo")<
     ) => Effect.Effect<ReadonlyArray<PositionedRecord>, InvalidPageToken | StoreUnavailable>
   }
 >() {}
-
-/** A per-installation secret, shared by every instance over one store (signs page tokens). */
-export class InstallationRepo extends Context.Tag("@costline/core/InstallationRepo")<
-  InstallationRepo,
-  { readonly cursorSecret: Effect.Effect<string, StoreUnavailable> }
->() {}

@@ -2,7 +2,7 @@
  * A member's roles: the merged list (direct, default, team-inherited) and direct grants. Direct
  * grants are audited as `user_roles` on table `role_assignments`.
  */
-import { Context, type DateTime, Effect, Layer, Option } from "effect"
+import { Context, type DateTime, Effect, Either, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { Actor } from "../shared/Actor.js"
 import {
@@ -14,7 +14,7 @@ import {
   type StoreUnavailable,
   type ValidationFailed
 } from "../shared/Errors.js"
-import type { OrganizationId, RoleAssignmentId } from "../shared/Ids.js"
+import { type OrganizationId, parseId, RoleAssignmentId } from "../shared/Ids.js"
 import {
   applyWindow,
   type Keyset,
@@ -26,7 +26,7 @@ import {
   type OffsetRequest,
   type RequestFields
 } from "../shared/Listing.js"
-import type { Page } from "../shared/Pagination.js"
+import type { Page } from "../shared/Listing.js"
 import { Transactor } from "../shared/Transactor.js"
 import type { User } from "./Domain.js"
 import { directRole, type EffectiveRole, filter, isDirect, type RoleFilters, UserRole } from "./EffectiveRoles.js"
@@ -77,6 +77,8 @@ export class UserRoles extends Context.Tag("@costline/core/UserRoles")<
     ) => Effect.Effect<void, NotFound | Conflict | StoreUnavailable>
   }
 >() {}
+
+const parseRoleId = parseId(RoleAssignmentId, "user_role")
 
 export const make = Effect.gen(function*() {
   const effectiveRoles = yield* makeEffectiveRolesReader
@@ -164,7 +166,8 @@ export const make = Effect.gen(function*() {
     revoke: (actor, organizationId, email, roleId) =>
       tx.withTransaction(Effect.gen(function*() {
         const { roles, user } = yield* rolesOf(organizationId, email, {})
-        const held = roles.filter((role) => role.id === roleId)
+        const wanted = Either.getOrUndefined(parseRoleId(roleId))
+        const held = roles.filter((role) => role.id === wanted)
         const direct = held.find(isDirect)
         if (direct === undefined) {
           const other = held[0]

@@ -5,7 +5,7 @@
 import { Schema } from "effect"
 import { SortOrder } from "../audit/Domain.js"
 import { Email } from "../identity/Domain.js"
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../shared/Pagination.js"
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../shared/Listing.js"
 import { isStorableJson, storable, StorableString } from "../shared/StorableText.js"
 
 /** Unknown fields are an error, not silently dropped: a typo in a patch must not look like success. */

@@ -3,7 +3,7 @@
  * Every change appends its `insights` audit record in the same transaction; views are not
  * changes of the insight (its ETag and `update_time` stay) and are not audited.
  */
-import { Context, DateTime, Effect, Either, Layer, Option, Schema } from "effect"
+import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { AuditEntry } from "../audit/Domain.js"
 import type { Principal } from "../identity/Domain.js"
@@ -20,9 +20,8 @@ import {
   type ValidationFailed
 } from "../shared/Errors.js"
 import * as ETag from "../shared/ETag.js"
-import { newId, type OrganizationId } from "../shared/Ids.js"
-import { keysetOf, ListCursors } from "../shared/Listing.js"
-import type { Page } from "../shared/Pagination.js"
+import { newId, type OrganizationId, parseId } from "../shared/Ids.js"
+import { keysetOf, ListCursors, type Page } from "../shared/Listing.js"
 import { Transactor } from "../shared/Transactor.js"
 import { changedValues, createdValues } from "./AuditValues.js"
 import { type Insight, InsightId, type InsightListQuery, type InsightUpdate, type InsightUpsert } from "./Domain.js"
@@ -85,11 +84,8 @@ export class Insights extends Context.Tag("@costline/core/Insights")<
 
 const notFound = (id: string) => new NotFound({ resource: "insight", id })
 
-const decodeInsightId = Schema.decodeUnknownEither(InsightId)
-
-/** An id from a request (any case): anything that is not an insight id names no insight, hence NotFound. */
-export const parseInsightId = (raw: string): Either.Either<InsightId, NotFound> =>
-  Either.mapLeft(decodeInsightId(raw.toLowerCase()), () => notFound(raw))
+/** An id from a request, read by the one id parser (`shared/Ids.ts`). */
+export const parseInsightId: (raw: string) => Either.Either<InsightId, NotFound> = parseId(InsightId, "insight")
 
 const stale = () =>
   new PreconditionFailed({ message: "the insight has changed since the ETag in If-Match was read; read it again" })

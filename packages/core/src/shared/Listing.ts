@@ -1,12 +1,24 @@
 /**
- * Lists ordered by (time, id): v2 pages resume from a signed keyset position, deprecated v1 pages
- * from an offset. Repositories read a `Window` of rows; services turn rows into either page shape.
+ * Paging, the one home of its rules. v2 lists page by a signed keyset position (a `KeysetList`
+ * says what its tokens are bound to, how its position is written inside them and whether the
+ * last page carries a token); deprecated v1 lists page by an offset. Repositories read a
+ * `Window` of rows; services turn rows into either page shape. The token format itself is
+ * `PageToken.ts`.
  */
-import { Context, DateTime, Effect, Either, Layer } from "effect"
-import { InstallationRepo } from "../audit/Repo.js"
+import { Context, DateTime, Effect, Either, Layer, Schema } from "effect"
 import { InvalidPageToken, type StoreUnavailable, ValidationFailed } from "./Errors.js"
+import { InstallationRepo } from "./Installation.js"
 import * as PageToken from "./PageToken.js"
-import { MAX_PAGE_SIZE, type Page } from "./Pagination.js"
+
+/** Page sizes of the v2 lists (`max_results`). */
+export const DEFAULT_PAGE_SIZE = 50
+export const MAX_PAGE_SIZE = 500
+
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  /** Opaque; null when there is nothing after this page (see `KeysetList.tokenOnLastPage`). */
+  readonly page_token: string | null
+}
 
 /** Where the previous page ended: the time and id of its last row (ISO-8601 UTC with milliseconds). */
 export interface Keyset {
@@ -22,6 +34,13 @@ export interface Window {
 }
 
 export const keysetOf = (at: DateTime.Utc, id: string): Keyset => ({ at: DateTime.formatIso(at), id })
+
+/** A (time, id) keyset inside a token: the JSON text `[at, id]`. */
+export const KeysetPosition: Schema.Schema<Keyset, string> = Schema.transform(
+  Schema.parseJson(Schema.Tuple(Schema.String, Schema.String)),
+  Schema.Struct({ at: Schema.String, id: Schema.String }),
+  { strict: true, decode: ([at, id]) => ({ at, id }), encode: ({ at, id }) => [at, id] as const }
+)
 
 /** Fixed-width ISO text orders like time, so keysets compare as text. */
 const isAfter = (key: Keyset, position: Keyset) => key.at > position.at || (key.at === position.at && key.id > position.id)
@@ -86,13 +105,77 @@ export const offsetPage = <A, E, R>(
   })
 
 /**
- * Signs and opens the keyset positions of v2 lists. `binding` names the list (`sso_groups`,
- * `team_members:<team id>`, ...), so a token resumes only the list that issued it.
+ * A v2 list as its page tokens see it. `binding` names the list (`sso_groups`,
+ * `team_members:<team id>`, an audit sort order, ...), so a token resumes only the list that
+ * issued it; `position` writes the resume key of `positionOf(last item)` into the token.
  */
+export interface KeysetList<A, P> {
+  readonly binding: string
+  /** Bindings of the same list in another sort order: their tokens are refused as such. */
+  readonly otherOrders?: ReadonlyArray<string> | undefined
+  readonly position: Schema.Schema<P, string>
+  readonly positionOf: (item: A) => P
+  /**
+   * Off (the default): one row more than asked is read, and the last page's token is null. On
+   * (the audit export): exactly the page is read and every non-empty page points past its last
+   * item, so a consumer polling with its last token gets what was committed since.
+   */
+  readonly tokenOnLastPage?: boolean | undefined
+}
+
+/** The rows to read for one page: after `after` (none on the first page), at most `limit`. */
+export interface KeysetWindow<P> {
+  readonly after: P | undefined
+  readonly limit: number
+}
+
+/** A list ordered by (time, id). */
+export const timeIdList = <A>(binding: string, keyOf: (item: A) => Keyset): KeysetList<A, Keyset> => ({
+  binding,
+  position: KeysetPosition,
+  positionOf: keyOf
+})
+
+/** The token that resumes `list` after `last`. */
+export const issue = <A, P>(secret: string, tenant: string, list: KeysetList<A, P>, last: A): string =>
+  PageToken.encode(secret, {
+    tenant,
+    binding: list.binding,
+    position: Schema.encodeSync(list.position)(list.positionOf(last))
+  })
+
+/** The position a token of `list` resumes after; a token of anything else is InvalidPageToken. */
+export const resume = <A, P>(
+  secret: string,
+  token: string,
+  tenant: string,
+  list: KeysetList<A, P>
+): Either.Either<P, InvalidPageToken> =>
+  Either.flatMap(
+    Either.mapLeft(
+      PageToken.decode(secret, token, { tenant, binding: list.binding, otherOrders: list.otherOrders }),
+      (error) => new InvalidPageToken({ message: PageToken.describe(error) })
+    ),
+    ({ position }) =>
+      Either.mapLeft(
+        Schema.decodeUnknownEither(list.position)(position),
+        () => new InvalidPageToken({ message: PageToken.describe("malformed") })
+      )
+  )
+
+/** Signs and opens the positions of v2 lists with the installation's secret. */
 export class ListCursors extends Context.Tag("@costline/core/ListCursors")<
   ListCursors,
   {
-    /** One v2 page: reads one row more than asked to learn whether a next page exists. */
+    /** One v2 page of `list`: checks the size, opens the token, reads the rows, issues the next token. */
+    readonly page: <A, P, E, R>(
+      organizationId: string,
+      list: KeysetList<A, P>,
+      request: KeysetRequest,
+      fields: RequestFields,
+      rows: (window: KeysetWindow<P>) => Effect.Effect<ReadonlyArray<A>, E, R>
+    ) => Effect.Effect<Page<A>, E | InvalidPageToken | ValidationFailed | StoreUnavailable, R>
+    /** `page` of a list ordered by (time, id) (`timeIdList`). */
     readonly keysetPage: <A, E, R>(
       organizationId: string,
       binding: string,
@@ -104,47 +187,38 @@ export class ListCursors extends Context.Tag("@costline/core/ListCursors")<
   }
 >() {}
 
-const positionOf = (key: Keyset) => JSON.stringify([key.at, key.id])
-
-const keysetFrom = (position: string): Keyset | undefined => {
-  try {
-    const parsed: unknown = JSON.parse(position)
-    return Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && typeof parsed[1] === "string"
-      ? { at: parsed[0], id: parsed[1] }
-      : undefined
-  } catch {
-    return undefined
-  }
-}
-
 export const make = Effect.gen(function*() {
   const installation = yield* InstallationRepo
 
-  const resume = (organizationId: string, binding: string, token: string) =>
-    Effect.flatMap(installation.cursorSecret, (secret) => {
-      const opened = PageToken.decode(secret, token, { tenant: organizationId, binding })
-      if (Either.isLeft(opened)) return Effect.fail(new InvalidPageToken({ message: PageToken.describe(opened.left) }))
-      const key = keysetFrom(opened.right.position)
-      return key === undefined
-        ? Effect.fail(new InvalidPageToken({ message: PageToken.describe("malformed") }))
-        : Effect.succeed(key)
+  const page = <A, P, E, R>(
+    organizationId: string,
+    list: KeysetList<A, P>,
+    request: KeysetRequest,
+    fields: RequestFields,
+    rows: (window: KeysetWindow<P>) => Effect.Effect<ReadonlyArray<A>, E, R>
+  ) =>
+    Effect.gen(function*() {
+      yield* checkPageSize(request.maxResults, MAX_PAGE_SIZE, fields.size)
+      const secret = yield* installation.cursorSecret
+      const after = request.pageToken === undefined
+        ? undefined
+        : yield* resume(secret, request.pageToken, organizationId, list)
+      const lookAhead = list.tokenOnLastPage === true ? 0 : 1
+      const read = yield* rows({ after, limit: request.maxResults + lookAhead })
+      const items = read.slice(0, request.maxResults)
+      const last = items.at(-1)
+      const more = list.tokenOnLastPage === true || read.length > request.maxResults
+      const page: Page<A> = {
+        items,
+        page_token: more && last !== undefined ? issue(secret, organizationId, list, last) : null
+      }
+      return page
     })
 
   return ListCursors.of({
+    page,
     keysetPage: (organizationId, binding, request, fields, rows, keyOf) =>
-      Effect.gen(function*() {
-        yield* checkPageSize(request.maxResults, MAX_PAGE_SIZE, fields.size)
-        const after = request.pageToken === undefined
-          ? undefined
-          : yield* resume(organizationId, binding, request.pageToken)
-        const read = yield* rows({ after, limit: request.maxResults + 1 })
-        const items = read.slice(0, request.maxResults)
-        const last = items.at(-1)
-        if (read.length <= request.maxResults || last === undefined) return { items, page_token: null }
-        const secret = yield* installation.cursorSecret
-        const position = positionOf(keyOf(last))
-        return { items, page_token: PageToken.encode(secret, { tenant: organizationId, binding, position }) }
-      })
+      page(organizationId, timeIdList(binding, keyOf), request, fields, rows)
   })
 })
 

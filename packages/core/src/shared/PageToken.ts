@@ -14,7 +14,7 @@ export interface PageTokenPayload {
   readonly position: string
 }
 
-export type PageTokenError = "malformed" | "bad_signature" | "other_tenant" | "other_binding"
+export type PageTokenError = "malformed" | "bad_signature" | "other_tenant" | "other_binding" | "other_order"
 
 const VERSION = 1
 const SIGNATURE_BYTES = 16
@@ -54,14 +54,22 @@ export const open = (secret: string, token: string): Either.Either<PageTokenPayl
   return Either.right({ tenant: parsed[1], binding: parsed[2], position: parsed[3] })
 }
 
-/** Opens a token that must have been issued for this tenant and binding. */
+/**
+ * Opens a token that must have been issued for this tenant and binding. `otherOrders` are the
+ * bindings of the same list in another sort order, named as such when a token carries one.
+ */
 export const decode = (
   secret: string,
   token: string,
-  expected: { readonly tenant: string; readonly binding: string }
+  expected: {
+    readonly tenant: string
+    readonly binding: string
+    readonly otherOrders?: ReadonlyArray<string> | undefined
+  }
 ): Either.Either<PageTokenPayload, PageTokenError> =>
   Either.flatMap(open(secret, token), (payload): Either.Either<PageTokenPayload, PageTokenError> => {
     if (payload.tenant !== expected.tenant) return Either.left("other_tenant")
+    if (expected.otherOrders?.includes(payload.binding)) return Either.left("other_order")
     if (payload.binding !== expected.binding) return Either.left("other_binding")
     return Either.right(payload)
   })
@@ -75,5 +83,7 @@ export const describe = (error: PageTokenError): string => {
       return "page_token was issued for another organization"
     case "other_binding":
       return "page_token was issued for another list"
+    case "other_order":
+      return "page_token was issued for the other sort_order"
   }
 }

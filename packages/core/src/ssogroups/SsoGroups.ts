@@ -34,7 +34,7 @@ import {
   type RequestFields,
   type Window
 } from "../shared/Listing.js"
-import type { Page } from "../shared/Pagination.js"
+import type { Page } from "../shared/Listing.js"
 import { Transactor } from "../shared/Transactor.js"
 import { type CreateSsoGroup, SsoGroup, type SsoGroupId, type SsoGroupPatch } from "./Domain.js"
 import { SsoGroupsRepo } from "./Repo.js"

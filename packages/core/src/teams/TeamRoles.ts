@@ -2,7 +2,7 @@
  * Roles granted to a team, which every member inherits. Stored as role assignments of subject
  * `team`; audited as `teams` / `team_roles`.
  */
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Either, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import { RoleAssignmentsRepo } from "../identity/Repo.js"
 import { makeGrants } from "../identity/Grants.js"
@@ -10,7 +10,7 @@ import type { RoleAssignment, ScopedRole } from "../identity/RoleAssignment.js"
 import type { RoleGrant } from "../identity/Scope.js"
 import type { Actor } from "../shared/Actor.js"
 import { AlreadyExists, type Forbidden, NotFound, type StoreUnavailable, type ValidationFailed } from "../shared/Errors.js"
-import { type OrganizationId, RoleAssignmentId, type TeamId } from "../shared/Ids.js"
+import { type OrganizationId, parseId, RoleAssignmentId, type TeamId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import { Teams } from "./Teams.js"
 
@@ -38,7 +38,7 @@ export class TeamRoles extends Context.Tag("@costline/core/TeamRoles")<
   }
 >() {}
 
-const isRoleAssignmentId = Schema.is(RoleAssignmentId)
+const parseRoleId = parseId(RoleAssignmentId, "team_role")
 
 const grantValues = (teamId: TeamId, grant: RoleAssignment) => ({
   team_id: teamId,
@@ -80,7 +80,8 @@ export const make = Effect.gen(function*() {
       tx.withTransaction(Effect.gen(function*() {
         const team = yield* teams.get(organizationId, teamId)
         const notFound = new NotFound({ resource: "team_role", id: roleId })
-        const grant = isRoleAssignmentId(roleId) ? yield* assignments.findById(organizationId, roleId) : Option.none()
+        const parsed = parseRoleId(roleId)
+        const grant = Either.isRight(parsed) ? yield* assignments.findById(organizationId, parsed.right) : Option.none()
         if (Option.isNone(grant) || grant.value.subject_type !== "team" || grant.value.subject_id !== team.id) {
           return yield* notFound
         }

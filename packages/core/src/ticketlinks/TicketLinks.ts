@@ -21,8 +21,7 @@ import {
   orNotFound
 } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
-import { keysetOf, ListCursors } from "../shared/Listing.js"
-import { DEFAULT_PAGE_SIZE, type Page } from "../shared/Pagination.js"
+import { DEFAULT_PAGE_SIZE, keysetOf, ListCursors, type Page } from "../shared/Listing.js"
 import { Transactor } from "../shared/Transactor.js"
 import { type LinkableItemType, TicketLink, type TicketLinkCreate, type TicketLinkId } from "./Domain.js"
 import { type ItemRef, LinkableItems, TicketLinksRepo } from "./Repo.js"

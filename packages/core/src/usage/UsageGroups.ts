@@ -3,10 +3,9 @@
  * `usage_group_sets` audit record (table `usage_group_sets` or `usage_groups`) in the same
  * transaction.
  */
-import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { AuditEntry } from "../audit/Domain.js"
-import { InstallationRepo } from "../audit/Repo.js"
 import type { Actor } from "../shared/Actor.js"
 import { type Stale, STALE, untilWritten } from "../shared/CompareAndSet.js"
 import {
@@ -21,8 +20,7 @@ import {
 } from "../shared/Errors.js"
 import * as ETag from "../shared/ETag.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
-import { checkPageSize, type KeysetRequest } from "../shared/Listing.js"
-import { MAX_PAGE_SIZE, type Page } from "../shared/Pagination.js"
+import { type KeysetList, type KeysetRequest, ListCursors, type Page } from "../shared/Listing.js"
 import { Transactor } from "../shared/Transactor.js"
 import { TeamsRepo } from "../teams/Repo.js"
 import {
@@ -31,14 +29,13 @@ import {
   type PatchUsageGroup,
   scopeOf,
   UsageGroup,
-  type UsageGroupId,
+  UsageGroupId,
   UsageGroupSet,
   type UsageGroupSetId
 } from "./Domain.js"
 import { applyPatch, groupEtag, groupValues, setEtag, setValues } from "./Editable.js"
 import * as FilterExpression from "./FilterExpression.js"
-import * as GroupPageToken from "./GroupPageToken.js"
-import { UsageGroupsRepo } from "./Repo.js"
+import { type GroupPosition, UsageGroupsRepo } from "./Repo.js"
 
 type Io<A, E> = Effect.Effect<A, E | StoreUnavailable>
 
@@ -103,13 +100,31 @@ const groupEntry = (group: UsageGroup, operation: AuditEntry["operation"]): Omit
 
 const auditedGroupValues = (group: UsageGroup) => ({ usage_group_set_id: group.usage_group_set_id, ...groupValues(group) })
 
+/** `[order, created_at in epoch milliseconds, id]`: the precedence key of a page's last group. */
+const GroupPositionSchema: Schema.Schema<GroupPosition, string> = Schema.transform(
+  Schema.parseJson(Schema.Tuple(Schema.NonNegativeInt, Schema.compose(Schema.Int, Schema.DateTimeUtcFromNumber), UsageGroupId)),
+  Schema.Struct({ order: Schema.Number, created_at: Schema.DateTimeUtcFromSelf, id: Schema.typeSchema(UsageGroupId) }),
+  {
+    strict: true,
+    decode: ([order, created_at, id]) => ({ order, created_at, id }),
+    encode: ({ created_at, id, order }) => [order, created_at, id] as const
+  }
+)
+
+/** A set's groups in precedence order, as their page tokens see them. */
+export const groupList = (setId: UsageGroupSetId): KeysetList<UsageGroup, GroupPosition> => ({
+  binding: `usage_groups:${setId}`,
+  position: GroupPositionSchema,
+  positionOf: (group) => ({ order: group.order, created_at: group.created_at, id: group.id })
+})
+
 const parseIfMatch = (ifMatch: string | undefined) =>
   ifMatch === undefined ? Effect.succeed(undefined) : ETag.parse("if-match", ifMatch)
 
 export const make = Effect.gen(function*() {
   const repo = yield* UsageGroupsRepo
   const teams = yield* TeamsRepo
-  const installation = yield* InstallationRepo
+  const cursors = yield* ListCursors
   const audit = yield* AuditLog
   const tx = yield* Transactor
 
@@ -180,22 +195,11 @@ export const make = Effect.gen(function*() {
     getGroup,
 
     listGroups: (organizationId, setId, request) =>
-      Effect.gen(function*() {
-        const { maxResults, pageToken } = request
-        yield* checkPageSize(maxResults, MAX_PAGE_SIZE, "query.max_results")
-        yield* getSet(organizationId, setId)
-        const secret = yield* installation.cursorSecret
-        const after = pageToken === undefined
-          ? Option.none()
-          : Option.some(yield* GroupPageToken.decode(secret, pageToken, organizationId, setId))
-        // One more than asked for tells whether another page follows.
-        const rows = yield* repo.listGroups({ organizationId, setId, after, limit: Option.some(maxResults + 1) })
-        const items = rows.slice(0, maxResults)
-        const page_token = rows.length > maxResults
-          ? GroupPageToken.encode(secret, organizationId, setId, items.at(-1)!)
-          : null
-        return { items, page_token }
-      }),
+      Effect.zipRight(
+        getSet(organizationId, setId),
+        cursors.page(organizationId, groupList(setId), request, { size: "query.max_results" }, ({ after, limit }) =>
+          repo.listGroups({ organizationId, setId, after: Option.fromNullable(after), limit: Option.some(limit) }))
+      ),
 
     allGroups: (organizationId, setId) =>
       Effect.zipRight(

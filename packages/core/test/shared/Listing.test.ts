@@ -1,6 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
-import { applyWindow, checkPageSize, type Keyset, offsetPage } from "../../src/shared/Listing.js"
+import { Effect, FastCheck as fc, Layer, Schema } from "effect"
+import { InstallationRepo } from "../../src/shared/Installation.js"
+import {
+  applyWindow,
+  checkPageSize,
+  type Keyset,
+  KeysetPosition,
+  layer as listCursorsLayer,
+  ListCursors,
+  offsetPage,
+  timeIdList
+} from "../../src/shared/Listing.js"
 
 /** Rows as a store holds them: ordered by (at, id), several sharing one time. */
 const rows = fc.uniqueArray(
@@ -57,4 +67,41 @@ describe("page sizes and offsets", () => {
       expect((yield* Effect.flip(read(-1, 5))).details[0]!.field).toBe("query.offset")
       expect((yield* Effect.flip(read(0, 1001))).details[0]!.field).toBe("query.limit")
     }))
+})
+
+describe("keyset pages", () => {
+  const installation = Layer.succeed(InstallationRepo, { cursorSecret: Effect.succeed("secret") })
+  const list = (tokenOnLastPage: boolean) => ({ ...timeIdList("rows", keyOf), tokenOnLastPage })
+  const readAll = (items: ReadonlyArray<Keyset>, size: number, tokenOnLastPage: boolean) =>
+    Effect.gen(function*() {
+      const cursors = yield* ListCursors
+      const pages: Array<{ readonly size: number; readonly token: boolean }> = []
+      let pageToken: string | undefined
+      for (;;) {
+        const page = yield* cursors.page("t", list(tokenOnLastPage), { pageToken, maxResults: size }, { size: "query.max_results" }, (window) =>
+          Effect.succeed(applyWindow(items, window, keyOf)))
+        pages.push({ size: page.items.length, token: page.page_token !== null })
+        if (page.page_token === null || page.items.length === 0) return pages
+        pageToken = page.page_token
+      }
+    }).pipe(Effect.provide(listCursorsLayer.pipe(Layer.provide(installation))))
+
+  const five = ["1", "2", "3", "4", "5"].map((id) => ({ at: "2024-01-01T00:00:00.000Z", id }))
+
+  it.effect("by default the last page has no token (one row more is read to know)", () =>
+    Effect.gen(function*() {
+      expect(yield* readAll(five, 2, false)).toEqual([{ size: 2, token: true }, { size: 2, token: true }, { size: 1, token: false }])
+      expect(yield* readAll(five, 5, false)).toEqual([{ size: 5, token: false }])
+    }))
+
+  it.effect("with tokenOnLastPage every non-empty page points past its last row; only an empty page has none", () =>
+    Effect.gen(function*() {
+      expect(yield* readAll(five, 5, true)).toEqual([{ size: 5, token: true }, { size: 0, token: false }])
+    }))
+
+  it("a (time, id) position is written as the JSON text [at, id], as tokens issued before", () => {
+    const key = { at: "2024-01-01T00:00:00.000Z", id: "a" }
+    expect(Schema.encodeSync(KeysetPosition)(key)).toBe(JSON.stringify([key.at, key.id]))
+    expect(Schema.decodeSync(KeysetPosition)(JSON.stringify([key.at, key.id]))).toEqual(key)
+  })
 })

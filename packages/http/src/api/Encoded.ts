@@ -26,12 +26,5 @@ export const insight = (value: Insight): typeof Insight.Encoded => ({
   last_viewed_at: isoOrNull(value.last_viewed_at)
 })
 
-/** A v2 list page of already-encoded items. */
-export const page = <A, I>(encode: (item: A) => I, items: ReadonlyArray<A>, pageToken: string | null) => ({
-  items: items.map(encode),
-  page_token: pageToken,
-  row_count: items.length
-})
-
 /** A 200 answer with an encoded body: the platform does not encode it again. */
 export const ok = (body: unknown): HttpServerResponse.HttpServerResponse => HttpServerResponse.unsafeJson(body)

@@ -5,6 +5,7 @@ import { Arbitrary, FastCheck, Schema } from "effect"
 import { AuditLogPage, AuditRecordV2 } from "../../src/api/audit/Api.js"
 import * as Encoded from "../../src/api/Encoded.js"
 import { InsightPage } from "../../src/api/insights/Api.js"
+import { toPage } from "../../src/api/Pages.js"
 
 const RUNS = { numRuns: 300 }
 
@@ -24,7 +25,7 @@ const samePage = <A>(item: Schema.Schema<A, any>, page: Schema.Schema<any, any>,
       FastCheck.option(FastCheck.string(), { nil: null }),
       (items, pageToken) => {
         const declared = Schema.encodeSync(page)({ items, page_token: pageToken, row_count: items.length })
-        sameWire(Encoded.page(encode, items, pageToken), declared)
+        sameWire(toPage({ items, page_token: pageToken }, encode), declared)
       }
     ),
     RUNS

@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import { parseId } from "../Ids.js"
+import { onePage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 
@@ -19,7 +20,7 @@ export const ApiKeysHttpLive = HttpApiBuilder.group(CostlineApi, "apiKeys", (han
         Effect.gen(function*() {
           const caller = yield* Caller
           const items = (yield* keys.list(caller.organizationId)).map(toApiKeyV2)
-          return { items, page_token: null, row_count: items.length }
+          return onePage(items)
         }))
       .handle("createApiKey", ({ payload }) =>
         Effect.gen(function*() {

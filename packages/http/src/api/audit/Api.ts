@@ -4,6 +4,7 @@ import { AuditRecord } from "@costline/core"
 import { Schema, Struct } from "effect"
 import { Access, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
+import { pageOf } from "../Pages.js"
 import { v2 } from "../Versions.js"
 import { AuditLogsParams } from "./Params.js"
 
@@ -12,12 +13,8 @@ export const AuditRecordV2 = Schema.Struct(Struct.omit(AuditRecord.fields, "orga
   identifier: "AuditRecord"
 })
 
-export const AuditLogPage = Schema.Struct({
-  items: Schema.Array(AuditRecordV2),
-  /** Points just past the last item; null only when there were no items. */
-  page_token: Schema.NullOr(Schema.String),
-  row_count: Schema.Int
-}).annotations({ identifier: "AuditLogPage" })
+/** `page_token` points just past the last item; null only when there were no items. */
+export const AuditLogPage = pageOf(AuditRecordV2, "AuditLogPage")
 
 export class AuditApi extends v2(
   HttpApiGroup.make("audit").add(

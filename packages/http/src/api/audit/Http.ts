@@ -6,6 +6,7 @@ import { ServerMetrics } from "../../observability/Metrics.js"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import * as Encoded from "../Encoded.js"
+import { toPage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { toExportQuery } from "./Params.js"
 
@@ -23,6 +24,6 @@ export const AuditHttpLive = HttpApiBuilder.group(CostlineApi, "audit", (handler
           const now = yield* DateTime.now
           metrics.value.auditExported(newest === undefined ? 0 : DateTime.distance(newest.changed_at, now) / 1000)
         }
-        return Encoded.ok(Encoded.page(Encoded.auditRecord, page.items, page.page_token))
+        return Encoded.ok(toPage(page, Encoded.auditRecord))
       }))
   }))

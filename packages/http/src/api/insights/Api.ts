@@ -7,18 +7,14 @@ import { Insight, InsightQuery, InsightUpdate } from "@costline/core"
 import { Schema } from "effect"
 import { Access, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
+import { pageOf } from "../Pages.js"
 import { v2 } from "../Versions.js"
 import { InsightsParams } from "./Params.js"
 
 /** Any text: an id that is no insight id names no insight, so it is a 404 rather than a 422. */
 const InsightIdParam = HttpApiSchema.param("insight_id", Schema.String)
 
-export const InsightPage = Schema.Struct({
-  items: Schema.Array(Insight),
-  /** Resumes the listing after the last item; null on the last page. */
-  page_token: Schema.NullOr(Schema.String),
-  row_count: Schema.Int
-}).annotations({ identifier: "InsightPage" })
+export const InsightPage = pageOf(Insight, "InsightPage")
 
 /** `GET` with an `If-None-Match` naming the current ETag: 304, no body. */
 export class NotModified extends Schema.TaggedClass<NotModified>()("NotModified", {}) {}

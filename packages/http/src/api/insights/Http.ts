@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import * as Encoded from "../Encoded.js"
+import { toPage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { NotModified } from "./Api.js"
 import { toListQuery } from "./Params.js"
@@ -25,7 +26,7 @@ export const InsightsHttpLive = HttpApiBuilder.group(CostlineApi, "insights", (h
         Effect.gen(function*() {
           const caller = yield* Caller
           const page = yield* insights.list(caller.organizationId, toListQuery(urlParams))
-          return Encoded.ok(Encoded.page(Encoded.insight, page.items, page.page_token))
+          return Encoded.ok(toPage(page, Encoded.insight))
         }))
       .handle("queryInsights", ({ payload }) => Effect.flatMap(Caller, (caller) => queries.run(caller.organizationId, payload)))
       .handle("getInsight", ({ headers, path }) =>

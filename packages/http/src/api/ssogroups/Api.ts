@@ -16,7 +16,7 @@ import {
 import { Schema } from "effect"
 import { Access, type AttemptedChange, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
-import { offsetPageV1, pageV2 } from "../Lists.js"
+import { offsetPageV1, pageOf } from "../Pages.js"
 import { IfMatchHeaders } from "../Preconditions.js"
 import { integerParam } from "../QueryParams.js"
 import { RoleAssignmentV1, RoleAssignmentV2 } from "../roles/Schemas.js"
@@ -38,7 +38,7 @@ export const SsoGroupV2 = Schema.Struct({
   update_time: Schema.DateTimeUtc
 }).annotations({ identifier: "SsoGroup" })
 
-export const SsoGroupPage = pageV2(SsoGroupV2).annotations({ identifier: "SsoGroupPage" })
+export const SsoGroupPage = pageOf(SsoGroupV2, "SsoGroupPage")
 
 export const SsoGroupMappingCreateV1 = Schema.Struct({ sso_group_name: SsoGroupName, roles: SsoGroupRoles }).annotations({
   identifier: "SsoGroupMappingCreateV1"

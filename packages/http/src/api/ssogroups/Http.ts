@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import { parseId } from "../Ids.js"
+import { toPage } from "../Pages.js"
 import { ifMatchOf } from "../Preconditions.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
@@ -36,7 +37,7 @@ export const SsoGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "ssoGroups", 
             { pageToken: urlParams.page_token, maxResults: urlParams.max_results },
             { size: "query.max_results" }
           )
-          return { items: page.items.map(toSsoGroupV2), page_token: page.page_token, row_count: page.items.length }
+          return toPage(page, toSsoGroupV2)
         }))
       .handle("getSsoGroup", ({ path }) =>
         Effect.gen(function*() {

@@ -10,6 +10,7 @@ import { Schema } from "effect"
 import { Access, type AttemptedChange, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
 import { IfMatchHeaders } from "../Preconditions.js"
+import { embeddedPageOf } from "../Pages.js"
 import { ScopeSchema } from "../roles/Schemas.js"
 import { Success } from "../Success.js"
 import { OrganizationIdParam, SuccessorVersion, v1, v2 } from "../Versions.js"
@@ -64,14 +65,11 @@ export const TeamRoleV2 = Schema.Struct({
 
 const counts = { member_count: Schema.Int, role_count: Schema.Int }
 
-const pageOf = <A, I>(item: Schema.Schema<A, I>) =>
-  Schema.Struct({ items: Schema.Array(item), page_token: Schema.NullOr(Schema.String) })
-
 export const TeamDetailsV2 = Schema.Struct({
   ...TeamV2.fields,
   ...counts,
-  members: pageOf(TeamMemberSchema),
-  roles: pageOf(TeamRoleV2)
+  members: embeddedPageOf(TeamMemberSchema),
+  roles: embeddedPageOf(TeamRoleV2)
 }).annotations({ identifier: "TeamDetails" })
 
 export const TeamDetailsV1 = Schema.Struct({

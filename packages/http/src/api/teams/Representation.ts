@@ -1,6 +1,7 @@
 /** Core's teams, members and team roles in the v1 and v2 shapes. */
 import type { Page, ScopedRole, Team, TeamDetails, TeamMember } from "@costline/core"
 import { teamEtag } from "@costline/core"
+import { toEmbeddedPage } from "../Pages.js"
 import { toRoleAssignmentV2 } from "../roles/Schemas.js"
 import type { TeamDetailsV1, TeamDetailsV2, TeamMemberSchema, TeamRoleV1, TeamRoleV2, TeamV1, TeamV2 } from "./Api.js"
 
@@ -52,8 +53,8 @@ export const toTeamDetailsV2 = (
   ...toTeamV2(details.team),
   member_count: details.member_count,
   role_count: details.role_count,
-  members: { items: details.members.items.map(toTeamMember), page_token: details.members.page_token },
-  roles: { items: details.roles.items.map(toTeamRoleV2), page_token: details.roles.page_token }
+  members: toEmbeddedPage(details.members, toTeamMember),
+  roles: toEmbeddedPage(details.roles, toTeamRoleV2)
 })
 
 export const toTeamDetailsV1 = (

@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { AttributionTimeout } from "../../Options.js"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
+import { onePage, toPage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 import { groupIdsOf, setIdOf } from "./PathIds.js"
@@ -42,7 +43,7 @@ export const UsageGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "usageGroup
             pageToken: urlParams.page_token,
             maxResults: urlParams.max_results
           })
-          return { items: page.items.map(toGroupV2), page_token: page.page_token, row_count: page.items.length }
+          return toPage(page, toGroupV2)
         }))
       .handle("createUsageGroup", ({ path, payload }) =>
         Effect.gen(function*() {
@@ -89,6 +90,6 @@ export const UsageGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "usageGroup
       .handle("listUsageDimensions", ({ urlParams }) =>
         Effect.gen(function*() {
           const items = UsageDimensions.catalogueFor(urlParams.scope)
-          return { scope: urlParams.scope, items, page_token: null, row_count: items.length }
+          return { scope: urlParams.scope, ...onePage(items) }
         }))
   }))

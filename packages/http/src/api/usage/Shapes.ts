@@ -15,6 +15,7 @@ import {
   UsageScope
 } from "@costline/core"
 import { Schema } from "effect"
+import { pageOf } from "../Pages.js"
 
 export const UsageGroupSetV1 = Schema.Struct({
   id: UsageGroupSetId,
@@ -68,11 +69,7 @@ export const UsageGroupV2 = Schema.Struct({ ...UsageGroupV1.fields, ...resourceC
   identifier: "UsageGroup"
 })
 
-export const UsageGroupPage = Schema.Struct({
-  items: Schema.Array(UsageGroupV2),
-  page_token: Schema.NullOr(Schema.String),
-  row_count: Schema.Int
-}).annotations({ identifier: "UsageGroupPage" })
+export const UsageGroupPage = pageOf(UsageGroupV2, "UsageGroupPage")
 
 export const GroupAttributionV2 = Schema.Struct({
   usage_group_id: UsageGroupId,

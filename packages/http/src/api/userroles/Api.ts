@@ -8,7 +8,7 @@ import { RoleGrant } from "@costline/core"
 import { Schema } from "effect"
 import { Access, type AttemptedChange, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
-import { offsetPageV1, pageV2 } from "../Lists.js"
+import { offsetPageV1, pageOf } from "../Pages.js"
 import { UserRoleV1, UserRoleV2 } from "../roles/Schemas.js"
 import { Success } from "../Success.js"
 import { OrganizationIdParam, SuccessorVersion, v1, v2 } from "../Versions.js"
@@ -18,7 +18,7 @@ const EmailParam = HttpApiSchema.param("email", Schema.String)
 const RoleIdParam = HttpApiSchema.param("role_id", Schema.String)
 const UserRoleIdParam = HttpApiSchema.param("user_role_id", Schema.String)
 
-export const UserRolePage = pageV2(UserRoleV2).annotations({ identifier: "UserRolePage" })
+export const UserRolePage = pageOf(UserRoleV2, "UserRolePage")
 
 export const UserRolesV1 = offsetPageV1("roles", UserRoleV1).annotations({ identifier: "UserRolesV1" })
 

@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import * as Respond from "../Respond.js"
+import { toPage } from "../Pages.js"
 import { toUserRoleV1, toUserRoleV2 } from "../roles/Schemas.js"
 import { success } from "../Success.js"
 import { V2_PREFIX } from "../Versions.js"
@@ -25,7 +26,7 @@ export const UserRolesHttpLive = HttpApiBuilder.group(CostlineApi, "userRoles", 
             { pageToken: urlParams.page_token, maxResults: urlParams.max_results },
             { size: "query.max_results" }
           )
-          return { items: page.items.map(toUserRoleV2), page_token: page.page_token, row_count: page.items.length }
+          return toPage(page, toUserRoleV2)
         }))
       .handle("grantUserRole", ({ path, payload }) =>
         Effect.gen(function*() {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Either } from "effect"
 import { OrganizationId } from "../../src/shared/Ids.js"
+import { issue, resume } from "../../src/shared/Listing.js"
 import * as PageToken from "../../src/shared/PageToken.js"
 import { UsageGroup, UsageGroupId, UsageGroupSetId } from "../../src/usage/Domain.js"
 import { and, leaf } from "../../src/usage/FilterExpression.js"
-import { decode, encode } from "../../src/usage/GroupPageToken.js"
+import { groupList } from "../../src/usage/UsageGroups.js"
 
 const SECRET = "secret"
 const tenant = OrganizationId.make("acme")
@@ -23,10 +24,15 @@ const last = new UsageGroup({
   etag: "\"x\""
 })
 
+const encode = (secret: string, tenant: OrganizationId, setId: UsageGroupSetId, group: UsageGroup) =>
+  issue(secret, tenant, groupList(setId), group)
+const decode = (secret: string, token: string, tenant: OrganizationId, setId: UsageGroupSetId) =>
+  resume(secret, token, tenant, groupList(setId))
+
 const messageOf = (result: Either.Either<unknown, { readonly message: string }>) =>
   Either.isLeft(result) ? result.left.message : "accepted"
 
-describe("GroupPageToken", () => {
+describe("usage group page tokens", () => {
   it("resumes after the precedence key of the page's last group", () => {
     const position = decode(SECRET, encode(SECRET, tenant, setId, last), tenant, setId)
     expect(Either.getOrThrow(position)).toEqual({ order: 3, created_at: last.created_at, id: last.id })
