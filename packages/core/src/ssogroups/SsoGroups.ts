@@ -45,8 +45,8 @@ export interface SsoGroupWithRoles {
   readonly roles: ReadonlyArray<ScopedRole>
 }
 
-/** Strong ETag of what an update can change: the name. */
-export const ssoGroupEtag = (group: SsoGroup): string => ETag.compute({ name: group.name })
+/** Strong ETag of what an update can change, the name; stored with the mapping whenever it is written. */
+export const ssoGroupEtag = (group: Pick<SsoGroup, "name">): string => ETag.compute({ name: group.name })
 
 type Io<A, E> = Effect.Effect<A, E | StoreUnavailable>
 
@@ -133,7 +133,7 @@ export const make = Effect.gen(function*() {
       const newName = name?.trim() ?? before.name
       if (newName === before.name) return before
       yield* grants.guard.require(actor, before.organization_id, conferredBy(yield* assignments.listForSubject(before.organization_id, "sso_group", before.id)))
-      const after = new SsoGroup({ ...before, name: newName, updated_at: yield* DateTime.now })
+      const after = new SsoGroup({ ...before, name: newName, updated_at: yield* DateTime.now, etag: ssoGroupEtag({ name: newName }) })
       const written = yield* repo.update(after, before).pipe(Effect.catchTag("AlreadyExists", () => Effect.fail(nameTaken(newName))))
       if (!written) return STALE
       yield* audit.record(actor, before.organization_id, {
@@ -158,7 +158,8 @@ export const make = Effect.gen(function*() {
           organization_id: organizationId,
           name: input.name.trim(),
           created_at: now,
-          updated_at: now
+          updated_at: now,
+          etag: ssoGroupEtag({ name: input.name.trim() })
         })
         yield* repo.insert(group).pipe(Effect.catchTag("AlreadyExists", () => Effect.fail(nameTaken(group.name))))
         yield* audit.record(actor, organizationId, {
@@ -202,7 +203,7 @@ export const make = Effect.gen(function*() {
         untilWritten(
           Effect.gen(function*() {
             const before = yield* repo.findById(organizationId, id).pipe(found(id))
-            yield* Either.match(ETag.checkIfMatch(ifMatch, ssoGroupEtag(before), "the SSO group"), {
+            yield* Either.match(ETag.checkIfMatch(ifMatch, before.etag, "the SSO group"), {
               onLeft: Effect.fail,
               onRight: () => Effect.void
             })

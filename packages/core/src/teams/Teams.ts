@@ -18,7 +18,7 @@ import { type CreateTeam, Team, type TeamMember, type TeamPatch } from "./Domain
 import { makeTeamContentReader } from "./TeamContent.js"
 import { TeamsRepo } from "./Repo.js"
 
-export const teamValues = (team: Team) => ({
+export const teamValues = (team: Pick<Team, "name" | "is_all_users" | "default_member_role">) => ({
   name: team.name,
   is_all_users: team.is_all_users,
   default_member_role: team.default_member_role
@@ -35,8 +35,8 @@ export const defaultRoleConfers = (
 ): ReadonlyArray<ScopedGrant> =>
   team.is_all_users ? [{ role, scope: { type: "organization", id: team.organization_id } }] : []
 
-/** Strong ETag of what a team update can change. */
-export const teamEtag = (team: Team): string => ETag.compute(teamValues(team))
+/** Strong ETag of what a team update can change; stored with the team whenever it is written. */
+export const teamEtag = (team: Parameters<typeof teamValues>[0]): string => ETag.compute(teamValues(team))
 
 /** A team with its counts and one page of its members and of its roles. */
 export interface TeamDetails<Members, Roles> {
@@ -120,7 +120,7 @@ export const make = Effect.gen(function*() {
   ) =>
     Effect.gen(function*() {
       const before = yield* get(organizationId, id)
-      yield* Either.match(ETag.checkIfMatch(ifMatch, teamEtag(before), "the team"), {
+      yield* Either.match(ETag.checkIfMatch(ifMatch, before.etag, "the team"), {
         onLeft: Effect.fail,
         onRight: () => Effect.void
       })
@@ -132,7 +132,7 @@ export const make = Effect.gen(function*() {
       if (changed.default_member_role !== before.default_member_role) {
         yield* guard.require(actor, organizationId, defaultRoleConfers(before, changed.default_member_role))
       }
-      const after = new Team({ ...before, ...changed, updated_at: yield* DateTime.now })
+      const after = new Team({ ...before, ...changed, updated_at: yield* DateTime.now, etag: teamEtag({ ...before, ...changed }) })
       if (!(yield* repo.update(after, before))) return STALE
       yield* audit.record(actor, organizationId, {
         target: { resource: "teams" },
@@ -150,14 +150,14 @@ export const make = Effect.gen(function*() {
       tx.withTransaction(Effect.gen(function*() {
         yield* guard.require(actor, organizationId, defaultRoleConfers({ ...input, organization_id: organizationId }, input.default_member_role))
         const now = yield* DateTime.now
+        const values = { name: input.name.trim(), is_all_users: input.is_all_users, default_member_role: input.default_member_role }
         const team = new Team({
           id: yield* newId<"TeamId">(),
           organization_id: organizationId,
-          name: input.name.trim(),
-          is_all_users: input.is_all_users,
-          default_member_role: input.default_member_role,
+          ...values,
           created_at: now,
-          updated_at: now
+          updated_at: now,
+          etag: teamEtag(values)
         })
         yield* repo.insert(team).pipe(
           Effect.catchTag("AlreadyExists", () =>
