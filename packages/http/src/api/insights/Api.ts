@@ -7,6 +7,7 @@ import { Insight, InsightQuery, InsightUpdate } from "@costline/core"
 import { Schema } from "effect"
 import { Access, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
+import { IfMatchHeaders } from "../Preconditions.js"
 import { v2 } from "../Versions.js"
 import { InsightsParams } from "./Params.js"
 
@@ -67,9 +68,10 @@ export class InsightsApi extends v2(
             recordIdParam: "insight_id"
           })
         )
-        .setHeaders(Schema.Struct({ "if-match": Schema.optional(Schema.String) }))
+        .setHeaders(IfMatchHeaders)
         .setPayload(InsightUpdate)
         .addSuccess(Insight)
+        .addError(Declared.Conflict)
         .addError(Declared.InvalidTransition)
         .addError(Declared.PreconditionFailed)
         .addError(Declared.PreconditionRequired)

@@ -20,6 +20,7 @@ import {
 import { Schema } from "effect"
 import { Access, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
+import { IfMatchHeaders } from "../Preconditions.js"
 import { integerParam } from "../QueryParams.js"
 import { OrganizationIdParam, SuccessorVersion, v1, v2 } from "../Versions.js"
 import {
@@ -44,9 +45,6 @@ const DELETE_GROUP = Access.write("usage_groups", change("usage_group_sets", "us
 // Any text: the handlers answer 404 for one that is no id (see PathIds.ts).
 const SetIdParam = HttpApiSchema.param("usage_group_set_id", Schema.String)
 const GroupIdParam = HttpApiSchema.param("usage_group_id", Schema.String)
-
-/** Optional on every change of a group: without it the change applies to whatever is stored. */
-const IfMatchHeader = Schema.Struct({ "if-match": Schema.optional(Schema.String) })
 
 export const UsageGroupsParams = Schema.Struct({
   max_results: Schema.optionalWith(integerParam(1, MAX_PAGE_SIZE), { default: () => DEFAULT_PAGE_SIZE }),
@@ -105,7 +103,7 @@ export class UsageGroupsApi extends v2(
     .add(
       HttpApiEndpoint.patch("updateUsageGroup")`/usage-group-sets/${SetIdParam}/usage-groups/${GroupIdParam}`
         .annotate(Requires, UPDATE_GROUP)
-        .setHeaders(IfMatchHeader)
+        .setHeaders(IfMatchHeaders)
         .setPayload(PatchUsageGroup)
         .addSuccess(UsageGroupV2)
         .addError(Declared.ValidationFailed)
@@ -115,7 +113,7 @@ export class UsageGroupsApi extends v2(
     .add(
       HttpApiEndpoint.del("deleteUsageGroup")`/usage-group-sets/${SetIdParam}/usage-groups/${GroupIdParam}`
         .annotate(Requires, DELETE_GROUP)
-        .setHeaders(IfMatchHeader)
+        .setHeaders(IfMatchHeaders)
         .addSuccess(HttpApiSchema.NoContent)
         .addError(Declared.ValidationFailed)
         .addError(Declared.PreconditionFailed)
