@@ -1,5 +1,6 @@
 export * as ApiToken from "./identity/ApiToken.js"
 export * as ETag from "./shared/ETag.js"
+export * as Precondition from "./shared/Precondition.js"
 export * as Permissions from "./identity/Permissions.js"
 
 export * from "./shared/Actor.js"

@@ -10,18 +10,17 @@ import { Organizations } from "../identity/Organizations.js"
 import type { SealedSecret, SecretAad, SecretUnreadable } from "../secrets/Envelope.js"
 import { Secrets } from "../secrets/Secrets.js"
 import type { Actor } from "../shared/Actor.js"
-import { STALE, untilWritten } from "../shared/CompareAndSet.js"
+import { conditionalWrite, stale, written } from "../shared/ConditionalWrite.js"
 import {
   type Conflict,
   FieldIssue,
   NotFound,
-  type PreconditionFailed,
   type StoreUnavailable,
   ValidationFailed,
   orNotFound
 } from "../shared/Errors.js"
-import * as ETag from "../shared/ETag.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
+import * as Precondition from "../shared/Precondition.js"
 import { Transactor } from "../shared/Transactor.js"
 import * as Change from "./Change.js"
 import type { CreateDwAccount, CredentialsPut, DwAccount, DwAccountId, DwAccountPatch } from "./Domain.js"
@@ -33,7 +32,8 @@ const StoredCredentials = Schema.parseJson(Schema.Struct({ private_key: Schema.S
 const encodeStored = Schema.encodeSync(StoredCredentials)
 const decodeStored = Schema.decodeUnknown(StoredCredentials)
 
-export type UpdateError = NotFound | ValidationFailed | PreconditionFailed | Conflict | StoreUnavailable
+/** What an update can fail with; `Failed<P>` only when it holds an `If-Match`. */
+export type UpdateError = NotFound | ValidationFailed | Conflict | StoreUnavailable
 
 export class DwAccounts extends Context.Tag("@costline/core/DwAccounts")<
   DwAccounts,
@@ -46,23 +46,23 @@ export class DwAccounts extends Context.Tag("@costline/core/DwAccounts")<
     ) => Effect.Effect<DwAccount, NotFound | StoreUnavailable>
     readonly get: (organizationId: OrganizationId, id: DwAccountId) => Effect.Effect<DwAccount, NotFound | StoreUnavailable>
     /**
-     * v2 merge patch. With `condition` (a parsed `If-Match`), the account must still match it, else
+     * v2 merge patch. Under an `If-Match`, the account must still match it, else
      * PreconditionFailed. A patch that changes nothing writes nothing and returns the account as is.
      */
-    readonly update: (
+    readonly update: <P extends Precondition.Precondition>(
       actor: Actor,
       organizationId: OrganizationId,
       id: DwAccountId,
       patch: DwAccountPatch,
-      condition?: ETag.Condition
-    ) => Effect.Effect<DwAccount, UpdateError>
+      precondition: P
+    ) => Effect.Effect<DwAccount, UpdateError | Precondition.Failed<P>>
     /** v1: replaces the key pair, keeping the username. */
     readonly replaceCredentials: (
       actor: Actor,
       organizationId: OrganizationId,
       id: DwAccountId,
       input: CredentialsPut
-    ) => Effect.Effect<DwAccount, Exclude<UpdateError, PreconditionFailed>>
+    ) => Effect.Effect<DwAccount, UpdateError>
     /** The private key (unencrypted PKCS#8 PEM), for the code that connects to the warehouse. */
     readonly openPrivateKey: (
       organizationId: OrganizationId,
@@ -83,8 +83,7 @@ const nestedUnder = (prefix: string | undefined) => (error: ValidationFailed): V
     details: error.details.map((issue) => new FieldIssue({ ...issue, field: `${prefix}.${issue.field}` }))
   })
 
-const checkCondition = (condition: ETag.Condition | undefined, account: DwAccount) =>
-  ETag.checkIfMatch(condition, account.etag, `dw account ${account.id}`)
+const what = (id: DwAccountId) => `dw account ${id}`
 
 interface Request {
   readonly name?: string | undefined
@@ -111,22 +110,20 @@ export const make = Effect.gen(function*() {
       return { sealed, fingerprint: validated.publicKeyFingerprint }
     })
 
-  /** One compare-and-set attempt, from a fresh read: STALE when another writer got in between. */
-  const changeOnce = (
+  /** The change decided from the account as stored now, written if that is still current. */
+  const write = (
     actor: Actor,
     organizationId: OrganizationId,
     id: DwAccountId,
     change: Change.AccountChange,
-    sealed: SealedSecret | undefined,
-    condition: ETag.Condition | undefined
+    sealed: SealedSecret | undefined
   ) =>
+  (current: DwAccount) =>
     Effect.gen(function*() {
-      const current = yield* get(organizationId, id)
-      yield* checkCondition(condition, current)
       const next = Change.apply(current, change, yield* DateTime.now)
-      if (next === undefined) return current
-      const written = yield* repo.update(next, { expectedEtag: current.etag, ...(sealed ? { credentials: sealed } : {}) })
-      if (!written) return STALE
+      if (next === undefined) return written(current)
+      const wrote = yield* repo.update(next, { expectedEtag: current.etag, ...(sealed ? { credentials: sealed } : {}) })
+      if (!wrote) return stale
       yield* audit.record(actor, organizationId, {
         target: { resource: "connections" },
         table_name: "dw_accounts",
@@ -135,25 +132,28 @@ export const make = Effect.gen(function*() {
         old_values: Change.auditValues(current),
         new_values: Change.auditValues(next)
       })
-      return next
+      return written(next)
     })
 
-  const change = (
+  const change = <P extends Precondition.Precondition>(
     actor: Actor,
     organizationId: OrganizationId,
     id: DwAccountId,
     request: Request,
-    condition: ETag.Condition | undefined
+    precondition: P
   ) =>
     Effect.gen(function*() {
-      // Unknown account and stale condition are answered before any work is spent on the key.
+      // Unknown account and stale precondition are answered before any work is spent on the key.
       const seen = yield* get(organizationId, id)
-      yield* checkCondition(condition, seen)
+      yield* Precondition.check(precondition, seen.etag, what(id))
       const key = request.key === undefined ? undefined : yield* sealKey(seen, request.key, request.keyField)
       const wanted = { name: request.name?.trim(), username: request.username, publicKeyFingerprint: key?.fingerprint }
-      return yield* tx.withTransaction(
-        untilWritten(changeOnce(actor, organizationId, id, wanted, key?.sealed, condition), `dw account ${id}`)
-      )
+      return yield* tx.withTransaction(conditionalWrite({
+        what: what(id),
+        precondition,
+        read: get(organizationId, id),
+        write: write(actor, organizationId, id, wanted, key?.sealed)
+      }))
     })
 
   return DwAccounts.of({
@@ -179,7 +179,7 @@ export const make = Effect.gen(function*() {
         return account
       })),
     get,
-    update: (actor, organizationId, id, patch, condition) =>
+    update: (actor, organizationId, id, patch, precondition) =>
       change(actor, organizationId, id, {
         name: patch.name,
         username: patch.credentials?.username,
@@ -188,14 +188,11 @@ export const make = Effect.gen(function*() {
           passphrase: patch.credentials.private_key_passphrase
         },
         keyField: "credentials"
-      }, condition),
+      }, precondition),
     replaceCredentials: (actor, organizationId, id, input) =>
       change(actor, organizationId, id, {
         key: { privateKey: input.private_key, passphrase: input.private_key_passphrase }
-      }, undefined).pipe(
-        // Without a condition there is nothing to be stale against.
-        Effect.catchTag("PreconditionFailed", Effect.die)
-      ),
+      }, Precondition.none),
     openPrivateKey: (organizationId, id) =>
       Effect.gen(function*() {
         const account = yield* get(organizationId, id)

@@ -9,19 +9,20 @@ import type { AuditEntry } from "../audit/Domain.js"
 import type { Principal } from "../identity/Domain.js"
 import { Organizations } from "../identity/Organizations.js"
 import type { Actor } from "../shared/Actor.js"
+import { conditionalWrite, missing, stale, written } from "../shared/ConditionalWrite.js"
 import {
+  type Conflict,
   type InvalidPageToken,
   type InvalidTransition,
   NotFound,
   orNotFound,
-  PreconditionFailed,
-  PreconditionRequired,
+  type PreconditionFailed,
   type StoreUnavailable,
   type ValidationFailed
 } from "../shared/Errors.js"
-import * as ETag from "../shared/ETag.js"
 import { newId, type OrganizationId, parseId } from "../shared/Ids.js"
 import { keysetOf, ListCursors, type Page } from "../shared/Listing.js"
+import type * as Precondition from "../shared/Precondition.js"
 import { Transactor } from "../shared/Transactor.js"
 import { changedValues, createdValues } from "./AuditValues.js"
 import { type Insight, InsightId, type InsightListQuery, type InsightUpdate, type InsightUpsert } from "./Domain.js"
@@ -32,10 +33,9 @@ import * as ViewDay from "./ViewDay.js"
 
 export type UpdateError =
   | NotFound
-  | PreconditionRequired
   | PreconditionFailed
   | InvalidTransition
-  | ValidationFailed
+  | Conflict
   | StoreUnavailable
 
 export class Insights extends Context.Tag("@costline/core/Insights")<
@@ -58,17 +58,18 @@ export class Insights extends Context.Tag("@costline/core/Insights")<
       query: InsightListQuery
     ) => Effect.Effect<Page<Insight>, InvalidPageToken | ValidationFailed | StoreUnavailable>
     /**
-     * `PATCH`: `ifMatch` is the raw `If-Match` header, required. It must match the current ETag
-     * (strong comparison; `*` matches any), checked and written in one transaction holding the
-     * insight, so of two updates sent with the same ETag exactly one succeeds, and concurrent
-     * updates with `*` all do. A patch that changes nothing returns the insight as it is.
+     * `PATCH`: an insight is always updated under an `If-Match` (the API answers 428 without
+     * one; host code that accepts any state passes `Precondition.any`). It must match the
+     * current ETag (strong comparison; `*` matches any), checked and written in one transaction
+     * holding the insight, so of two updates sent with the same ETag exactly one succeeds, and
+     * concurrent updates with `*` all do. A patch that changes nothing returns the insight as it is.
      */
     readonly update: (
       actor: Actor,
       organizationId: OrganizationId,
       id: InsightId,
       patch: InsightUpdate,
-      ifMatch: string | undefined
+      precondition: Precondition.IfMatch
     ) => Effect.Effect<Insight, UpdateError>
     /**
      * Records that a user viewed the insight: `view_count` grows at most once per user and UTC
@@ -86,9 +87,6 @@ const notFound = (id: string) => new NotFound({ resource: "insight", id })
 
 /** An id from a request, read by the one id parser (`shared/Ids.ts`). */
 export const parseInsightId: (raw: string) => Either.Either<InsightId, NotFound> = parseId(InsightId, "insight")
-
-const stale = () =>
-  new PreconditionFailed({ message: "the insight has changed since the ETag in If-Match was read; read it again" })
 
 export const make = Effect.gen(function*() {
   const repo = yield* InsightsRepo
@@ -146,7 +144,7 @@ export const make = Effect.gen(function*() {
     )
 
   /**
-   * One transaction: read the insight holding it against other writers, check the condition,
+   * One transaction: read the insight holding it against other writers, check the precondition,
    * apply the patch, write it with its audit record. Concurrent updates of one insight take
    * turns, so each checks `If-Match` against the state the one before it left: `*` always
    * matches, a tag matches only the state it names.
@@ -156,38 +154,34 @@ export const make = Effect.gen(function*() {
     organizationId: OrganizationId,
     id: InsightId,
     patch: InsightUpdate,
-    ifMatch: string | undefined
+    precondition: Precondition.IfMatch
   ) =>
-    Effect.gen(function*() {
-      if (ifMatch === undefined) {
-        return yield* new PreconditionRequired({
-          message: "If-Match is required: send the ETag of your last read of the insight"
+    tx.withTransaction(conditionalWrite({
+      what: "the insight",
+      precondition,
+      read: repo.lockById(organizationId, id).pipe(orNotFound("insight", id)),
+      write: (current) =>
+        Effect.gen(function*() {
+          const edit = yield* applyUpdate(current, patch)
+          if (Option.isNone(edit)) return written(current)
+          const { etag, ...set } = edit.value
+          const outcome = yield* repo.updateIfEtag({
+            organizationId,
+            id,
+            expectedEtag: current.etag,
+            set,
+            newEtag: etag,
+            updateTime: yield* DateTime.now
+          })
+          return yield* ConditionalUpdateResult.$match(outcome, {
+            Updated: ({ insight }) =>
+              Effect.as(audited(actor, organizationId, id, "update", changedValues(current, insight)), written(insight)),
+            // Not while the row is held; the compare-and-set still refuses to write over a change.
+            Stale: () => Effect.succeed(stale),
+            NotFound: () => Effect.succeed(missing)
+          })
         })
-      }
-      const condition = yield* ETag.parse("if-match", ifMatch)
-      return yield* tx.withTransaction(Effect.gen(function*() {
-        const current = yield* repo.lockById(organizationId, id).pipe(orNotFound("insight", id))
-        if (!ETag.matches(condition, current.etag)) return yield* stale()
-        const edit = yield* applyUpdate(current, patch)
-        if (Option.isNone(edit)) return current
-        const { etag, ...set } = edit.value
-        const outcome = yield* repo.updateIfEtag({
-          organizationId,
-          id,
-          expectedEtag: current.etag,
-          set,
-          newEtag: etag,
-          updateTime: yield* DateTime.now
-        })
-        return yield* ConditionalUpdateResult.$match(outcome, {
-          Updated: ({ insight }) =>
-            Effect.as(audited(actor, organizationId, id, "update", changedValues(current, insight)), insight),
-          // Not while the row is held; the compare-and-set still refuses to write over a change.
-          Stale: () => Effect.fail(stale()),
-          NotFound: () => Effect.fail(notFound(id))
-        })
-      }))
-    })
+    }))
 
   const recordView = (viewer: Principal, organizationId: OrganizationId, id: InsightId) =>
     Effect.gen(function*() {

@@ -5,7 +5,7 @@
  */
 import { Either } from "effect"
 import { createHash } from "node:crypto"
-import { PreconditionFailed, ValidationFailed } from "./Errors.js"
+import { ValidationFailed } from "./Errors.js"
 
 /** 128 bits of SHA-256: collisions are out of reach and the header stays short. */
 const HASH_BYTES = 16
@@ -93,13 +93,3 @@ export const matches = (condition: Condition, current: string): boolean =>
 /** `If-None-Match` uses weak comparison: `W/"x"` and `"x"` name the same state. */
 export const matchesWeakly = (condition: Condition, current: string): boolean =>
   condition._tag === "Any" || condition.tags.some((tag) => tag.opaque === current)
-
-/** `If-Match` given and not matching the current state: the caller's copy is stale. */
-export const checkIfMatch = (
-  condition: Condition | undefined,
-  current: string,
-  what: string
-): Either.Either<void, PreconditionFailed> =>
-  condition === undefined || matches(condition, current)
-    ? Either.void
-    : Either.left(new PreconditionFailed({ message: `${what} has changed since it was read (If-Match does not match)` }))

@@ -17,7 +17,9 @@ export class SsoGroup extends Schema.Class<SsoGroup>("SsoGroup")({
   organization_id: OrganizationId,
   name: Schema.String,
   created_at: Schema.DateTimeUtc,
-  updated_at: Schema.DateTimeUtc
+  updated_at: Schema.DateTimeUtc,
+  /** Stored with the mapping; `ssoGroupEtag` of what an update can change. */
+  etag: Schema.String
 }) {}
 
 /** A mapping grants at least one role. */

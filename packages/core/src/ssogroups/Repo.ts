@@ -16,8 +16,8 @@ export class SsoGroupsRepo extends Context.Tag("@costline/core/SsoGroupsRepo")<
     /** Exact match: names are compared as the identity provider sends them. */
     readonly findByName: (organizationId: OrganizationId, name: string) => Io<Option.Option<SsoGroup>>
     /**
-     * Stores `group` if the stored row still has `expected`'s name; false when it changed or is
-     * gone. AlreadyExists when another group has the new name.
+     * Stores `group` (with its new ETag) if the stored row still has `expected`'s ETag, in one
+     * statement; false when it changed or is gone. AlreadyExists when another group has the new name.
      */
     readonly update: (group: SsoGroup, expected: SsoGroup) => Io<boolean, AlreadyExists>
     /** Ordered by (created_at, id). */

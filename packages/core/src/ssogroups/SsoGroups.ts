@@ -2,7 +2,7 @@
  * SSO group mappings. v2 addresses a mapping by id, v1 by name. Changes are audited as
  * `user_roles`: the mapping on table `sso_groups`, each of its roles on `role_assignments`.
  */
-import { Context, DateTime, Effect, Either, Layer } from "effect"
+import { Context, DateTime, Effect, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import { RoleAssignmentsRepo } from "../identity/Repo.js"
 import { makeGrants } from "../identity/Grants.js"
@@ -10,7 +10,7 @@ import { conferredBy } from "../identity/GrantRule.js"
 import type { ScopedRole } from "../identity/RoleAssignment.js"
 import { Scopes } from "../identity/Scopes.js"
 import type { Actor } from "../shared/Actor.js"
-import { STALE, untilWritten } from "../shared/CompareAndSet.js"
+import { conditionalWrite, stale, written } from "../shared/ConditionalWrite.js"
 import {
   AlreadyExists,
   type Conflict,
@@ -18,7 +18,6 @@ import {
   type InvalidPageToken,
   NotFound,
   orNotFound,
-  type PreconditionFailed,
   type StoreUnavailable,
   ValidationFailed
 } from "../shared/Errors.js"
@@ -35,6 +34,7 @@ import {
   type Window
 } from "../shared/Listing.js"
 import type { Page } from "../shared/Listing.js"
+import * as Precondition from "../shared/Precondition.js"
 import { Transactor } from "../shared/Transactor.js"
 import { type CreateSsoGroup, SsoGroup, type SsoGroupId, type SsoGroupPatch } from "./Domain.js"
 import { SsoGroupsRepo } from "./Repo.js"
@@ -45,8 +45,8 @@ export interface SsoGroupWithRoles {
   readonly roles: ReadonlyArray<ScopedRole>
 }
 
-/** Strong ETag of what an update can change: the name. */
-export const ssoGroupEtag = (group: SsoGroup): string => ETag.compute({ name: group.name })
+/** Strong ETag of what an update can change, the name; stored with the mapping whenever it is written. */
+export const ssoGroupEtag = (group: Pick<SsoGroup, "name">): string => ETag.compute({ name: group.name })
 
 type Io<A, E> = Effect.Effect<A, E | StoreUnavailable>
 
@@ -75,17 +75,17 @@ export class SsoGroups extends Context.Tag("@costline/core/SsoGroups")<
       fields: RequestFields
     ) => Io<OffsetPage<SsoGroupWithRoles>, ValidationFailed>
     /**
-     * A merge patch (rename); with `ifMatch` the mapping must still have that ETag. A new name
-     * hands the mapping's roles to another group, so the actor must be able to grant each of
+     * A merge patch (rename); under an `If-Match` the mapping must still have that ETag. A new
+     * name hands the mapping's roles to another group, so the actor must be able to grant each of
      * them (GrantRule): Forbidden otherwise, audited as a failure.
      */
-    readonly update: (
+    readonly update: <P extends Precondition.Precondition>(
       actor: Actor,
       organizationId: OrganizationId,
       id: SsoGroupId,
       patch: SsoGroupPatch,
-      ifMatch: ETag.Condition | undefined
-    ) => Io<SsoGroupWithRoles, NotFound | AlreadyExists | PreconditionFailed | Conflict | Forbidden>
+      precondition: P
+    ) => Io<SsoGroupWithRoles, NotFound | AlreadyExists | Precondition.Failed<P> | Conflict | Forbidden>
     /** v1: the mapping is named by its current name. Same rule as `update`. */
     readonly renameByName: (
       actor: Actor,
@@ -131,11 +131,11 @@ export const make = Effect.gen(function*() {
   const rename = (actor: Actor, before: SsoGroup, name: string | undefined) =>
     Effect.gen(function*() {
       const newName = name?.trim() ?? before.name
-      if (newName === before.name) return before
+      if (newName === before.name) return written(before)
       yield* grants.guard.require(actor, before.organization_id, conferredBy(yield* assignments.listForSubject(before.organization_id, "sso_group", before.id)))
-      const after = new SsoGroup({ ...before, name: newName, updated_at: yield* DateTime.now })
-      const written = yield* repo.update(after, before).pipe(Effect.catchTag("AlreadyExists", () => Effect.fail(nameTaken(newName))))
-      if (!written) return STALE
+      const after = new SsoGroup({ ...before, name: newName, updated_at: yield* DateTime.now, etag: ssoGroupEtag({ name: newName }) })
+      const wrote = yield* repo.update(after, before).pipe(Effect.catchTag("AlreadyExists", () => Effect.fail(nameTaken(newName))))
+      if (!wrote) return stale
       yield* audit.record(actor, before.organization_id, {
         target: { resource: "user_roles" },
         table_name: "sso_groups",
@@ -144,7 +144,7 @@ export const make = Effect.gen(function*() {
         old_values: { name: before.name },
         new_values: { name: after.name }
       })
-      return after
+      return written(after)
     })
 
   return SsoGroups.of({
@@ -158,7 +158,8 @@ export const make = Effect.gen(function*() {
           organization_id: organizationId,
           name: input.name.trim(),
           created_at: now,
-          updated_at: now
+          updated_at: now,
+          etag: ssoGroupEtag({ name: input.name.trim() })
         })
         yield* repo.insert(group).pipe(Effect.catchTag("AlreadyExists", () => Effect.fail(nameTaken(group.name))))
         yield* audit.record(actor, organizationId, {
@@ -197,19 +198,14 @@ export const make = Effect.gen(function*() {
       cursors.keysetPage(organizationId, "sso_groups", request, fields, rows(organizationId), groupKey),
     listOffset: (organizationId, request, fields) =>
       offsetPage(request, fields, rows(organizationId), repo.count(organizationId)),
-    update: (actor, organizationId, id, patch, ifMatch) =>
+    update: (actor, organizationId, id, patch, precondition) =>
       tx.withTransaction(
-        untilWritten(
-          Effect.gen(function*() {
-            const before = yield* repo.findById(organizationId, id).pipe(found(id))
-            yield* Either.match(ETag.checkIfMatch(ifMatch, ssoGroupEtag(before), "the SSO group"), {
-              onLeft: Effect.fail,
-              onRight: () => Effect.void
-            })
-            return yield* rename(actor, before, patch.name)
-          }),
-          "the SSO group"
-        ).pipe(Effect.flatMap((group) => one(organizationId, group)))
+        conditionalWrite({
+          what: "the SSO group",
+          precondition,
+          read: repo.findById(organizationId, id).pipe(found(id)),
+          write: (before) => rename(actor, before, patch.name)
+        }).pipe(Effect.flatMap((group) => one(organizationId, group)))
       ).pipe(grants.guard.audited(actor, organizationId, {
         target: { resource: "user_roles" },
         table_name: "sso_groups",
@@ -219,10 +215,12 @@ export const make = Effect.gen(function*() {
       })),
     renameByName: (actor, organizationId, name, newName) =>
       tx.withTransaction(
-        untilWritten(
-          Effect.flatMap(repo.findByName(organizationId, name).pipe(found(name)), (before) => rename(actor, before, newName)),
-          "the SSO group"
-        ).pipe(Effect.flatMap((group) => one(organizationId, group)))
+        conditionalWrite({
+          what: "the SSO group",
+          precondition: Precondition.none,
+          read: repo.findByName(organizationId, name).pipe(found(name)),
+          write: (before) => rename(actor, before, newName)
+        }).pipe(Effect.flatMap((group) => one(organizationId, group)))
       ).pipe(grants.guard.audited(actor, organizationId, {
         target: { resource: "user_roles" },
         table_name: "sso_groups",

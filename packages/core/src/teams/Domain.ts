@@ -17,7 +17,9 @@ export class Team extends Schema.Class<Team>("Team")({
   is_all_users: Schema.Boolean,
   default_member_role: MemberRole,
   created_at: Schema.DateTimeUtc,
-  updated_at: Schema.DateTimeUtc
+  updated_at: Schema.DateTimeUtc,
+  /** Stored with the team; `teamEtag` of what an update can change. */
+  etag: Schema.String
 }) {}
 
 export class CreateTeam extends Schema.Class<CreateTeam>("CreateTeam")({

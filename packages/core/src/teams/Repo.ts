@@ -14,8 +14,8 @@ export class TeamsRepo extends Context.Tag("@costline/core/TeamsRepo")<
     readonly insert: (team: Team) => Io<void, AlreadyExists>
     readonly findById: (organizationId: OrganizationId, id: TeamId) => Io<Option.Option<Team>>
     /**
-     * Stores `team` if the stored row still has `expected`'s name and default member role (the
-     * state its ETag describes); false when it changed meanwhile or is gone.
+     * Stores `team` (with its new ETag) if the stored row still has `expected`'s ETag, in one
+     * statement; false when it changed meanwhile or is gone.
      */
     readonly update: (team: Team, expected: Team) => Io<boolean>
     readonly findAllUsers: (organizationId: OrganizationId) => Io<Option.Option<Team>>

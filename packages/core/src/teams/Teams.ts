@@ -1,23 +1,24 @@
 /** The teams service. Every change appends its `teams` audit record in the same transaction. */
-import { Context, DateTime, Effect, Either, Layer } from "effect"
+import { Context, DateTime, Effect, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import { makeGrantGuard } from "../identity/GrantGuard.js"
 import type { ScopedGrant } from "../identity/GrantRule.js"
 import type { Role } from "../identity/Domain.js"
 import type { ScopedRole } from "../identity/RoleAssignment.js"
 import type { Actor } from "../shared/Actor.js"
-import { STALE, untilWritten } from "../shared/CompareAndSet.js"
-import type { Conflict, Forbidden, InvalidPageToken, PreconditionFailed, ValidationFailed } from "../shared/Errors.js"
+import { conditionalWrite, stale, written } from "../shared/ConditionalWrite.js"
+import type { Conflict, Forbidden, InvalidPageToken, ValidationFailed } from "../shared/Errors.js"
 import { AlreadyExists, NotFound, orNotFound, type StoreUnavailable } from "../shared/Errors.js"
 import * as ETag from "../shared/ETag.js"
 import { newId, type OrganizationId, type TeamId } from "../shared/Ids.js"
 import type { KeysetRequest, OffsetRequest, Page, RequestFields } from "../shared/Listing.js"
+import type * as Precondition from "../shared/Precondition.js"
 import { Transactor } from "../shared/Transactor.js"
 import { type CreateTeam, Team, type TeamMember, type TeamPatch } from "./Domain.js"
 import { makeTeamContentReader } from "./TeamContent.js"
 import { TeamsRepo } from "./Repo.js"
 
-export const teamValues = (team: Team) => ({
+export const teamValues = (team: Pick<Team, "name" | "is_all_users" | "default_member_role">) => ({
   name: team.name,
   is_all_users: team.is_all_users,
   default_member_role: team.default_member_role
@@ -34,8 +35,8 @@ export const defaultRoleConfers = (
 ): ReadonlyArray<ScopedGrant> =>
   team.is_all_users ? [{ role, scope: { type: "organization", id: team.organization_id } }] : []
 
-/** Strong ETag of what a team update can change. */
-export const teamEtag = (team: Team): string => ETag.compute(teamValues(team))
+/** Strong ETag of what a team update can change; stored with the team whenever it is written. */
+export const teamEtag = (team: Parameters<typeof teamValues>[0]): string => ETag.compute(teamValues(team))
 
 /** A team with its counts and one page of its members and of its roles. */
 export interface TeamDetails<Members, Roles> {
@@ -69,18 +70,18 @@ export class Teams extends Context.Tag("@costline/core/Teams")<
     ) => Effect.Effect<Team, AlreadyExists | Forbidden | StoreUnavailable>
     readonly get: (organizationId: OrganizationId, id: TeamId) => Effect.Effect<Team, NotFound | StoreUnavailable>
     /**
-     * Applies a merge patch. With `ifMatch`, the team must still have that ETag (PreconditionFailed
-     * otherwise, also when another writer changes it meanwhile). A patch that changes nothing
-     * writes nothing and returns the team as it is. A new `default_member_role` of the all-users
-     * team is a grant to everyone (GrantRule): Forbidden unless the actor may make it.
+     * Applies a merge patch. Under an `If-Match`, the team must still have that ETag
+     * (PreconditionFailed otherwise, also when another writer changes it meanwhile). A patch that
+     * changes nothing writes nothing and returns the team as it is. A new `default_member_role` of
+     * the all-users team is a grant to everyone (GrantRule): Forbidden unless the actor may make it.
      */
-    readonly update: (
+    readonly update: <P extends Precondition.Precondition>(
       actor: Actor,
       organizationId: OrganizationId,
       id: TeamId,
       patch: TeamPatch,
-      ifMatch: ETag.Condition | undefined
-    ) => Effect.Effect<Team, NotFound | PreconditionFailed | Conflict | Forbidden | StoreUnavailable>
+      precondition: P
+    ) => Effect.Effect<Team, NotFound | Precondition.Failed<P> | Conflict | Forbidden | StoreUnavailable>
     readonly details: (
       organizationId: OrganizationId,
       id: TeamId,
@@ -110,29 +111,19 @@ export const make = Effect.gen(function*() {
   const counts = (team: Team) =>
     Effect.all({ member_count: content.countMembers(team), role_count: content.countRoles(team) })
 
-  const updateOnce = (
-    actor: Actor,
-    organizationId: OrganizationId,
-    id: TeamId,
-    patch: TeamPatch,
-    ifMatch: ETag.Condition | undefined
-  ) =>
+  /** Decides the change from the team as stored now and writes it if that is still current. */
+  const write = (actor: Actor, organizationId: OrganizationId, id: TeamId, patch: TeamPatch) => (before: Team) =>
     Effect.gen(function*() {
-      const before = yield* get(organizationId, id)
-      yield* Either.match(ETag.checkIfMatch(ifMatch, teamEtag(before), "the team"), {
-        onLeft: Effect.fail,
-        onRight: () => Effect.void
-      })
       const changed = {
         name: patch.name?.trim() ?? before.name,
         default_member_role: patch.default_member_role ?? before.default_member_role
       }
-      if (changed.name === before.name && changed.default_member_role === before.default_member_role) return before
+      if (changed.name === before.name && changed.default_member_role === before.default_member_role) return written(before)
       if (changed.default_member_role !== before.default_member_role) {
         yield* guard.require(actor, organizationId, defaultRoleConfers(before, changed.default_member_role))
       }
-      const after = new Team({ ...before, ...changed, updated_at: yield* DateTime.now })
-      if (!(yield* repo.update(after, before))) return STALE
+      const after = new Team({ ...before, ...changed, updated_at: yield* DateTime.now, etag: teamEtag({ ...before, ...changed }) })
+      if (!(yield* repo.update(after, before))) return stale
       yield* audit.record(actor, organizationId, {
         target: { resource: "teams" },
         table_name: "teams",
@@ -141,7 +132,7 @@ export const make = Effect.gen(function*() {
         old_values: teamValues(before),
         new_values: teamValues(after)
       })
-      return after
+      return written(after)
     })
 
   return Teams.of({
@@ -149,14 +140,14 @@ export const make = Effect.gen(function*() {
       tx.withTransaction(Effect.gen(function*() {
         yield* guard.require(actor, organizationId, defaultRoleConfers({ ...input, organization_id: organizationId }, input.default_member_role))
         const now = yield* DateTime.now
+        const values = { name: input.name.trim(), is_all_users: input.is_all_users, default_member_role: input.default_member_role }
         const team = new Team({
           id: yield* newId<"TeamId">(),
           organization_id: organizationId,
-          name: input.name.trim(),
-          is_all_users: input.is_all_users,
-          default_member_role: input.default_member_role,
+          ...values,
           created_at: now,
-          updated_at: now
+          updated_at: now,
+          etag: teamEtag(values)
         })
         yield* repo.insert(team).pipe(
           Effect.catchTag("AlreadyExists", () =>
@@ -178,8 +169,13 @@ export const make = Effect.gen(function*() {
         new_values: { name: input.name, is_all_users: input.is_all_users, default_member_role: input.default_member_role }
       })),
     get,
-    update: (actor, organizationId, id, patch, ifMatch) =>
-      tx.withTransaction(untilWritten(updateOnce(actor, organizationId, id, patch, ifMatch), "the team")).pipe(
+    update: (actor, organizationId, id, patch, precondition) =>
+      tx.withTransaction(conditionalWrite({
+        what: "the team",
+        precondition,
+        read: get(organizationId, id),
+        write: write(actor, organizationId, id, patch)
+      })).pipe(
         guard.audited(actor, organizationId, {
           target: { resource: "teams" },
           table_name: "teams",

@@ -3,14 +3,14 @@
  * of one store (two servers over one Postgres, or two connections to one SQLite file).
  */
 import { expect } from "@effect/vitest"
-import { type Context, Effect, Either } from "effect"
+import { type Context, Effect } from "effect"
 import { UserRoles } from "../identity/UserRoles.js"
-import * as ETag from "../shared/ETag.js"
 import { SsoGroups } from "../ssogroups/SsoGroups.js"
 import { CreateSsoGroup } from "../ssogroups/Domain.js"
 import { teamEtag, Teams } from "../teams/Teams.js"
 import { addMember, createTeam, grant, system } from "./AccessFixtures.js"
-import { type ContractServices, drainExport, freshOrganization } from "./Fixtures.js"
+import { type ContractServices, drainExport, freshOrganization, ifMatch } from "./Fixtures.js"
+import * as Precondition from "../shared/Precondition.js"
 
 type Instance = Context.Context<ContractServices>
 
@@ -39,9 +39,9 @@ export const expectOneTeamUpdatePerETag = (first: Instance, second: Instance) =>
   Effect.gen(function*() {
     const organization = yield* freshOrganization
     const team = yield* createTeam(organization.id, "Contested")
-    const ifMatch = Either.getOrThrow(ETag.parse("if-match", teamEtag(team)))
+    const condition = ifMatch(teamEtag(team))
     const outcomes = yield* race([first, second], (index) =>
-      Effect.flatMap(Teams, (teams) => teams.update(system, organization.id, team.id, { name: `winner-${index}` }, ifMatch)))
+      Effect.flatMap(Teams, (teams) => teams.update(system, organization.id, team.id, { name: `winner-${index}` }, condition)))
     expect(count(outcomes)).toEqual({ ok: 1, PreconditionFailed: CONTENDERS - 1 })
     const { records } = yield* drainExport(organization.id, { filters: { operation_in: ["update"] } })
     expect(records).toHaveLength(1)
@@ -54,7 +54,7 @@ export const expectEveryUnconditionalTeamUpdate = (first: Instance, second: Inst
     const organization = yield* freshOrganization
     const team = yield* createTeam(organization.id, "Busy")
     const outcomes = yield* race([first, second], (index) =>
-      Effect.flatMap(Teams, (teams) => teams.update(system, organization.id, team.id, { name: `name-${index}` }, undefined)))
+      Effect.flatMap(Teams, (teams) => teams.update(system, organization.id, team.id, { name: `name-${index}` }, Precondition.none)))
     expect(count(outcomes)).toEqual({ ok: CONTENDERS })
     const { records } = yield* drainExport(organization.id, { filters: { operation_in: ["update"] } })
     expect(records).toHaveLength(CONTENDERS)

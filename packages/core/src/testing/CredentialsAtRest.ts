@@ -8,6 +8,7 @@ import { CreateDwAccount, type DwAccountId, DwAccountPatch, KeyPairCredentials }
 import { DwAccounts } from "../dwaccounts/DwAccounts.js"
 import { SealedSecret } from "../secrets/Envelope.js"
 import { Actor } from "../shared/Actor.js"
+import * as Precondition from "../shared/Precondition.js"
 import { freshOrganization } from "./Fixtures.js"
 import { expectNoKeyMaterial, tampered, testKey } from "./SecretsFixtures.js"
 
@@ -27,7 +28,7 @@ export const expectSealedAtRest = <R>(column: SealedColumn<R>) =>
     const { id } = yield* accounts.create(Actor.system(), organization.id, new CreateDwAccount({ name: "Production" }))
     yield* accounts.update(Actor.system(), organization.id, id, new DwAccountPatch({
       credentials: new KeyPairCredentials({ authentication_method: "key_pair", private_key: testKey().pkcs8 })
-    }))
+    }), Precondition.none)
 
     const stored = asJson(yield* Effect.orDie(column.read(id)))
     expectNoKeyMaterial(stored)

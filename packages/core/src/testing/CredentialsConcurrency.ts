@@ -8,10 +8,9 @@ import { CreateDwAccount, DwAccountPatch } from "../dwaccounts/Domain.js"
 import { DwAccounts } from "../dwaccounts/DwAccounts.js"
 import { CoreWithSecretsLive, type Repositories } from "../Layers.js"
 import { Actor } from "../shared/Actor.js"
-import * as ETag from "../shared/ETag.js"
 import { TicketLinkCreate } from "../ticketlinks/Domain.js"
 import { TicketLinks } from "../ticketlinks/TicketLinks.js"
-import { drainExport, freshOrganization, memberActor, userActor } from "./Fixtures.js"
+import { drainExport, freshOrganization, ifMatch, memberActor, userActor } from "./Fixtures.js"
 import { contractSecrets, type SecretsContractServices } from "./SecretsFixtures.js"
 
 type Instance = Context.Context<SecretsContractServices>
@@ -76,7 +75,7 @@ export const credentialsConcurrencyContract = (name: string, makeInstance: () =>
         const accounts = yield* DwAccounts
         const organization = yield* freshOrganization
         const account = yield* accounts.create(Actor.system(), organization.id, new CreateDwAccount({ name: "Prod" }))
-        const condition = yield* Effect.orDie(ETag.parse("if-match", account.etag))
+        const condition = ifMatch(account.etag)
         const rename = Effect.flatMap(DwAccounts, (on) =>
           on.update(alice, organization.id, account.id, new DwAccountPatch({ name: "Renamed" }), condition))
         const outcomes = yield* atOnce(instances, 6, rename)

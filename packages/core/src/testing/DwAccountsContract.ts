@@ -10,9 +10,9 @@ import { DwAccounts } from "../dwaccounts/DwAccounts.js"
 import { DwAccountsRepo } from "../dwaccounts/Repo.js"
 import type { SealedSecret } from "../secrets/Envelope.js"
 import { Actor } from "../shared/Actor.js"
-import * as ETag from "../shared/ETag.js"
 import type { OrganizationId } from "../shared/Ids.js"
-import { drainExport, freshOrganization, userActor } from "./Fixtures.js"
+import * as Precondition from "../shared/Precondition.js"
+import { drainExport, freshOrganization, ifMatch, userActor } from "./Fixtures.js"
 import { expectNoKeyMaterial, TEST_KEY_PASSPHRASE, type SecretsContractServices, tampered, testKey } from "./SecretsFixtures.js"
 
 const admin = userActor("admin@example.com")
@@ -72,7 +72,7 @@ export const dwAccountsContract = (it: Vitest.MethodsNonLive<SecretsContractServ
         const account = yield* newAccount(organization.id)
         yield* TestClock.adjust("1 hour")
         const patch = keyPatch(testKey().pkcs1Encrypted, TEST_KEY_PASSPHRASE, "LOADER")
-        const updated = yield* accounts.update(admin, organization.id, account.id, patch)
+        const updated = yield* accounts.update(admin, organization.id, account.id, patch, Precondition.none)
         const now = yield* DateTime.now
         expect(updated).toMatchObject({ username: "LOADER", public_key_fingerprint: testKey().fingerprint })
         expect(updated.credentials_updated_at).toEqual(now)
@@ -101,7 +101,7 @@ export const dwAccountsContract = (it: Vitest.MethodsNonLive<SecretsContractServ
         const organization = yield* freshOrganization
         const account = yield* newAccount(organization.id)
         const wrongPassphrase = yield* Effect.flip(
-          accounts.update(admin, organization.id, account.id, keyPatch(testKey().pkcs1Encrypted, "wrong"))
+          accounts.update(admin, organization.id, account.id, keyPatch(testKey().pkcs1Encrypted, "wrong"), Precondition.none)
         )
         expect(wrongPassphrase).toMatchObject({
           _tag: "ValidationFailed",
@@ -121,10 +121,8 @@ export const dwAccountsContract = (it: Vitest.MethodsNonLive<SecretsContractServ
         const accounts = yield* DwAccounts
         const organization = yield* freshOrganization
         const account = yield* newAccount(organization.id)
-        const condition = (header: string) => Effect.orDie(ETag.parse("if-match", header))
         const rename = (name: string, header: string) =>
-          Effect.flatMap(condition(header), (parsed) =>
-            accounts.update(admin, organization.id, account.id, new DwAccountPatch({ name }), parsed))
+          accounts.update(admin, organization.id, account.id, new DwAccountPatch({ name }), ifMatch(header))
 
         const renamed = yield* rename("Renamed", `"stale", ${account.etag}`)
         expect(renamed.name).toBe("Renamed")
@@ -133,9 +131,9 @@ export const dwAccountsContract = (it: Vitest.MethodsNonLive<SecretsContractServ
         expect((yield* rename("Again", "*")).name).toBe("Again")
 
         const current = yield* accounts.get(organization.id, account.id)
-        const unchanged = yield* accounts.update(admin, organization.id, account.id, new DwAccountPatch({ name: "Again" }))
+        const unchanged = yield* accounts.update(admin, organization.id, account.id, new DwAccountPatch({ name: "Again" }), Precondition.none)
         expect(unchanged).toEqual(current)
-        expect(yield* accounts.update(admin, organization.id, account.id, new DwAccountPatch({}))).toEqual(current)
+        expect(yield* accounts.update(admin, organization.id, account.id, new DwAccountPatch({}), Precondition.none)).toEqual(current)
         const operations = (yield* connectionRecords(organization.id)).map((record) => record.operation)
         expect(operations).toEqual(["create", "update", "update"])
       }))
@@ -145,7 +143,7 @@ export const dwAccountsContract = (it: Vitest.MethodsNonLive<SecretsContractServ
         const accounts = yield* DwAccounts
         const organization = yield* freshOrganization
         const account = yield* newAccount(organization.id)
-        const first = yield* accounts.update(admin, organization.id, account.id, keyPatch(testKey().pkcs8, undefined, "LOADER"))
+        const first = yield* accounts.update(admin, organization.id, account.id, keyPatch(testKey().pkcs8, undefined, "LOADER"), Precondition.none)
         yield* TestClock.adjust("1 minute")
         const sameKey = new CredentialsPut({ private_key: testKey().pkcs8 })
         const again = yield* accounts.replaceCredentials(admin, organization.id, account.id, sameKey)
@@ -160,10 +158,10 @@ export const dwAccountsContract = (it: Vitest.MethodsNonLive<SecretsContractServ
         const accounts = yield* DwAccounts
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const account = yield* newAccount(organization.id)
-        yield* accounts.update(admin, organization.id, account.id, keyPatch(testKey().pkcs8))
+        yield* accounts.update(admin, organization.id, account.id, keyPatch(testKey().pkcs8), Precondition.none)
         const refusals = yield* Effect.all([
           Effect.flip(accounts.get(other.id, account.id)),
-          Effect.flip(accounts.update(admin, other.id, account.id, new DwAccountPatch({ name: "Mine" }))),
+          Effect.flip(accounts.update(admin, other.id, account.id, new DwAccountPatch({ name: "Mine" }), Precondition.none)),
           Effect.flip(accounts.replaceCredentials(admin, other.id, account.id, new CredentialsPut({ private_key: "k" }))),
           Effect.flip(accounts.openPrivateKey(other.id, account.id))
         ])
@@ -177,7 +175,7 @@ export const dwAccountsContract = (it: Vitest.MethodsNonLive<SecretsContractServ
         const repo = yield* DwAccountsRepo
         const organization = yield* freshOrganization
         const [account, other] = [yield* newAccount(organization.id), yield* newAccount(organization.id, "Staging")]
-        const withKey = yield* accounts.update(admin, organization.id, account.id, keyPatch(testKey().pkcs8))
+        const withKey = yield* accounts.update(admin, organization.id, account.id, keyPatch(testKey().pkcs8), Precondition.none)
         const sealed = Option.getOrThrow(yield* repo.findCredentials(organization.id, account.id))
 
         expect(yield* storeSealed(other, sealed)).toBe(true)

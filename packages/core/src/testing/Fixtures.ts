@@ -1,6 +1,6 @@
 /** Helpers of the repository contract: isolated tenants, actors, and draining the audit export. */
 import { expect } from "@effect/vitest"
-import { type Context, Effect, type Layer } from "effect"
+import { type Context, Effect, Either, type Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { AuditLog, type ExportQuery } from "../audit/AuditLog.js"
 import type { AuditRecord } from "../audit/Domain.js"
@@ -10,6 +10,7 @@ import { Organizations } from "../identity/Organizations.js"
 import type { CoreLive, Repositories } from "../Layers.js"
 import { Actor } from "../shared/Actor.js"
 import type { ApiKeyId, OrganizationId, SessionId, UserId } from "../shared/Ids.js"
+import * as Precondition from "../shared/Precondition.js"
 
 /** What a contract test can use: every core service and every repository of the store. */
 export type ContractServices = Layer.Layer.Success<typeof CoreLive> | Repositories
@@ -19,6 +20,9 @@ export const freshOrganization = Effect.flatMap(
   Organizations,
   (organizations) => organizations.create({ id: `org-${randomUUID()}`, name: "Contract test" })
 ).pipe(Effect.orDie)
+
+/** The precondition an edge makes of a well-formed `If-Match` header. */
+export const ifMatch = (header: string): Precondition.IfMatch => Either.getOrThrow(Precondition.required(header, "it"))
 
 export const userActor = (email: string) => new Actor({ changedBy: email, changedByType: "user", requestId: null })
 

@@ -22,6 +22,7 @@ import { UserRoles } from "../identity/UserRoles.js"
 import { Users } from "../identity/Users.js"
 import { Actor } from "../shared/Actor.js"
 import type { OrganizationId, TeamId } from "../shared/Ids.js"
+import * as Precondition from "../shared/Precondition.js"
 import { CreateSsoGroup, type SsoGroupId } from "../ssogroups/Domain.js"
 import { SsoGroups } from "../ssogroups/SsoGroups.js"
 import { AddTeamMember, CreateTeam, MemberRole } from "../teams/Domain.js"
@@ -176,13 +177,13 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
               case "all-users default":
                 return allUsersId === undefined
                   ? Effect.void
-                  : Effect.flatMap(Teams, (s) => s.update(actor, organizationId, allUsersId, { default_member_role: change.role }, undefined))
+                  : Effect.flatMap(Teams, (s) => s.update(actor, organizationId, allUsersId, { default_member_role: change.role }, Precondition.none))
               case "sso mapping":
                 return Effect.flatMap(SsoGroups, (s) => s.create(actor, organizationId, new CreateSsoGroup({ name: "okta-new", roles: change.roles })))
               case "sso rename":
                 return ssoId === undefined
                   ? Effect.void
-                  : Effect.flatMap(SsoGroups, (s) => s.update(actor, organizationId, ssoId as SsoGroupId, { name: "okta-everyone" }, undefined))
+                  : Effect.flatMap(SsoGroups, (s) => s.update(actor, organizationId, ssoId as SsoGroupId, { name: "okta-everyone" }, Precondition.none))
             }
           })()
           const outcome = yield* Effect.either(attempt as Effect.Effect<unknown, { readonly _tag: string }>)

@@ -18,6 +18,7 @@ import {
 } from "../insights/Domain.js"
 import { Insights } from "../insights/Insights.js"
 import type { OrganizationId, SessionId, UserId } from "../shared/Ids.js"
+import * as Precondition from "../shared/Precondition.js"
 import { userActor } from "./Fixtures.js"
 
 export const PEOPLE = ["ann@example.com", "bob@example.com", "cy@example.com"] as const
@@ -89,7 +90,7 @@ export const seedRandomInsights = (organizationId: OrganizationId, seed: number)
       } else {
         const patch = new InsightUpdate({ status: event.status, assignee: event.assignee })
         // Moves outside the transition table are refused; the dataset just keeps the old status.
-        yield* insights.update(userActor(PEOPLE[0]), organizationId, id, patch, "*").pipe(
+        yield* insights.update(userActor(PEOPLE[0]), organizationId, id, patch, Precondition.any).pipe(
           Effect.catchTag("InvalidTransition", () => Effect.void)
         )
       }

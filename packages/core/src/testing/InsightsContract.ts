@@ -11,7 +11,8 @@ import * as ETag from "../insights/ETag.js"
 import { Insights } from "../insights/Insights.js"
 import { InsightsRepo } from "../insights/Repo.js"
 import type { OrganizationId } from "../shared/Ids.js"
-import { type ContractServices, freshOrganization, ids } from "./Fixtures.js"
+import * as Precondition from "../shared/Precondition.js"
+import { type ContractServices, freshOrganization, ids, ifMatch } from "./Fixtures.js"
 import {
   type AnotherInstance,
   ann,
@@ -80,7 +81,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const insights = yield* Insights
         const { insight, organizationId } = yield* withInsight
         const triage = new InsightUpdate({ status: "in_progress", assignee: "ann@example.com" })
-        const triaged = yield* insights.update(ann, organizationId, insight.id, triage, insight.etag)
+        const triaged = yield* insights.update(ann, organizationId, insight.id, triage, ifMatch(insight.etag))
         yield* insights.recordView(userPrincipal(organizationId, "ann@example.com"), organizationId, insight.id)
         yield* TestClock.adjust("1 hour")
         const refreshed = idleWarehouse("WH_IDLE", { potential_savings: 300, severity: "high" })
@@ -153,7 +154,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const { insight, organizationId } = yield* withInsight
         yield* TestClock.adjust("5 minutes")
         const patch = new InsightUpdate({ status: "resolved", assignee: "Ann@Example.com" })
-        const updated = yield* insights.update(ann, organizationId, insight.id, patch, insight.etag)
+        const updated = yield* insights.update(ann, organizationId, insight.id, patch, ifMatch(insight.etag))
         expect(updated).toMatchObject({ status: "resolved", assignee: "ann@example.com", title: insight.title })
         expect(updated.etag).toBe(ETag.forInsight(updated))
         expect(updated.etag).not.toBe(insight.etag)
@@ -172,9 +173,13 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
       Effect.gen(function*() {
         const insights = yield* Insights
         const { insight, organizationId } = yield* withInsight
-        const missing = yield* Effect.flip(insights.update(ann, organizationId, insight.id, assign(null), undefined))
+        // What an edge sends the service: the header parsed as the insight requires it.
+        const update = (header: string | undefined) =>
+          Effect.flatMap(Precondition.required(header, "the insight"), (precondition) =>
+            insights.update(ann, organizationId, insight.id, assign(null), precondition))
+        const missing = yield* Effect.flip(update(undefined))
         expect(missing._tag).toBe("PreconditionRequired")
-        const malformed = yield* Effect.flip(insights.update(ann, organizationId, insight.id, assign(null), "no quotes"))
+        const malformed = yield* Effect.flip(update("no quotes"))
         expect(malformed).toMatchObject({ _tag: "ValidationFailed", details: [{ field: "header.if-match" }] })
       }))
 
@@ -182,15 +187,15 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
       Effect.gen(function*() {
         const insights = yield* Insights
         const { insight, organizationId } = yield* withInsight
-        const first = yield* insights.update(ann, organizationId, insight.id, assign("ann@example.com"), insight.etag)
+        const first = yield* insights.update(ann, organizationId, insight.id, assign("ann@example.com"), ifMatch(insight.etag))
         for (const condition of [insight.etag, `W/${first.etag}`, `"other", ${insight.etag}`]) {
-          const error = yield* Effect.flip(insights.update(ann, organizationId, insight.id, assign("bob@example.com"), condition))
+          const error = yield* Effect.flip(insights.update(ann, organizationId, insight.id, assign("bob@example.com"), ifMatch(condition)))
           expect(error._tag).toBe("PreconditionFailed")
         }
         expect(yield* insights.get(organizationId, insight.id)).toEqual(first)
         const inList = `"other", ${first.etag}`
-        const listed = yield* insights.update(ann, organizationId, insight.id, assign("bob@example.com"), inList)
-        const any = yield* insights.update(ann, organizationId, insight.id, assign("cy@example.com"), "*")
+        const listed = yield* insights.update(ann, organizationId, insight.id, assign("bob@example.com"), ifMatch(inList))
+        const any = yield* insights.update(ann, organizationId, insight.id, assign("cy@example.com"), ifMatch("*"))
         expect([listed.assignee, any.assignee]).toEqual(["bob@example.com", "cy@example.com"])
       }))
 
@@ -199,7 +204,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const insights = yield* Insights
         const { insight, organizationId } = yield* withInsight
         const move = (status: "resolved" | "in_progress", etag: string) =>
-          insights.update(ann, organizationId, insight.id, new InsightUpdate({ status }), etag)
+          insights.update(ann, organizationId, insight.id, new InsightUpdate({ status }), ifMatch(etag))
         const resolved = yield* move("resolved", insight.etag)
         const error = yield* Effect.flip(move("in_progress", resolved.etag))
         expect(error).toMatchObject({ _tag: "InvalidTransition", from: "resolved", to: "in_progress" })
@@ -212,7 +217,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const { insight, organizationId } = yield* withInsight
         yield* TestClock.adjust("1 minute")
         for (const patch of [new InsightUpdate({}), new InsightUpdate({ status: "open", assignee: null })]) {
-          expect(yield* insights.update(ann, organizationId, insight.id, patch, insight.etag)).toEqual(insight)
+          expect(yield* insights.update(ann, organizationId, insight.id, patch, ifMatch(insight.etag))).toEqual(insight)
         }
         expect(yield* insights.get(organizationId, insight.id)).toEqual(insight)
         expect(yield* insightRecords(organizationId)).toHaveLength(1)
@@ -222,7 +227,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
       Effect.gen(function*() {
         const { insight } = yield* withInsight
         const other = yield* freshOrganization
-        const error = yield* Effect.flip((yield* Insights).update(ann, other.id, insight.id, assign(null), "*"))
+        const error = yield* Effect.flip((yield* Insights).update(ann, other.id, insight.id, assign(null), ifMatch("*")))
         expect(error._tag).toBe("NotFound")
       }))
 
@@ -233,7 +238,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const people = Array.from({ length: 8 }, (_, index) => `person${index}@example.com`)
         const results = yield* concurrently(services, people.length, (index) =>
           Effect.flatMap(Insights, (insights) =>
-            insights.update(ann, organizationId, insight.id, assign(people[index]!), insight.etag)))
+            insights.update(ann, organizationId, insight.id, assign(people[index]!), ifMatch(insight.etag))))
         const winners = results.flatMap((result) => (Either.isRight(result) ? [result.right] : []))
         expect(winners).toHaveLength(1)
         expect(results.filter(Either.isLeft).map((result) => result.left._tag)).toEqual(Array(7).fill("PreconditionFailed"))
@@ -246,7 +251,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const { insight, organizationId } = yield* withInsight
         const people = Array.from({ length: 20 }, (_, index) => `person${index}@example.com`)
         const results = yield* concurrently(services, people.length, (index) =>
-          Effect.flatMap(Insights, (insights) => insights.update(ann, organizationId, insight.id, assign(people[index]!), "*")))
+          Effect.flatMap(Insights, (insights) => insights.update(ann, organizationId, insight.id, assign(people[index]!), ifMatch("*"))))
         expect(results.filter(Either.isLeft).map((result) => result.left._tag)).toEqual([])
         const assigned = results.flatMap((result) => (Either.isRight(result) ? [result.right.assignee] : []))
         expect(new Set(assigned)).toEqual(new Set(people))

@@ -13,6 +13,7 @@ import * as KeyCheck from "../secrets/KeyCheck.js"
 import { type MasterKey, MASTER_KEY_BYTES } from "../secrets/MasterKeys.js"
 import { Secrets } from "../secrets/Secrets.js"
 import { Actor } from "../shared/Actor.js"
+import * as Precondition from "../shared/Precondition.js"
 import { freshOrganization, userActor } from "./Fixtures.js"
 import { contractKey, type SecretsContractServices, testKey } from "./SecretsFixtures.js"
 
@@ -33,7 +34,7 @@ const accountWithKey = Effect.gen(function*() {
   const account = yield* accounts.create(Actor.system(), organization.id, new CreateDwAccount({ name: "Production" }))
   yield* accounts.update(userActor("admin@example.com"), organization.id, account.id, new DwAccountPatch({
     credentials: new KeyPairCredentials({ authentication_method: "key_pair", private_key: testKey().pkcs8 })
-  }))
+  }), Precondition.none)
   return account
 })
 

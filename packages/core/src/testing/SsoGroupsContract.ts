@@ -1,14 +1,14 @@
 /** Contract: SSO group mappings: creation with roles, listing in both page shapes, renames. */
 import { describe, expect, type Vitest } from "@effect/vitest"
-import { Effect, Either, TestClock } from "effect"
+import { Effect, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
-import * as ETag from "../shared/ETag.js"
 import type { RoleAssignmentId } from "../shared/Ids.js"
+import * as Precondition from "../shared/Precondition.js"
 import { RoleAssignmentsRepo } from "../identity/Repo.js"
 import type { SsoGroupId } from "../ssogroups/Domain.js"
 import { ssoGroupEtag, SsoGroups } from "../ssogroups/SsoGroups.js"
 import { createSsoGroup, drainPages, failureTag, grant, system } from "./AccessFixtures.js"
-import { type ContractServices, drainExport, freshOrganization } from "./Fixtures.js"
+import { type ContractServices, drainExport, freshOrganization, ifMatch } from "./Fixtures.js"
 
 const fields = { size: "query.max_results" }
 
@@ -98,17 +98,17 @@ export const ssoGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>) =
         const organization = yield* freshOrganization
         const { group } = yield* createSsoGroup(organization.id, "before", [grant("viewer", "organization")])
         yield* createSsoGroup(organization.id, "taken", [grant("viewer", "organization")])
-        const ifMatch = Either.getOrThrow(ETag.parse("if-match", ssoGroupEtag(group)))
+        const condition = ifMatch(ssoGroupEtag(group))
 
-        const renamed = yield* groups.update(system, organization.id, group.id, { name: "after" }, ifMatch)
+        const renamed = yield* groups.update(system, organization.id, group.id, { name: "after" }, condition)
         expect(renamed.group.name).toBe("after")
         expect(renamed.roles).toHaveLength(1)
-        expect(yield* failureTag(groups.update(system, organization.id, group.id, { name: "again" }, ifMatch))).toBe("PreconditionFailed")
-        expect(yield* failureTag(groups.update(system, organization.id, group.id, { name: "taken" }, undefined))).toBe("AlreadyExists")
+        expect(yield* failureTag(groups.update(system, organization.id, group.id, { name: "again" }, condition))).toBe("PreconditionFailed")
+        expect(yield* failureTag(groups.update(system, organization.id, group.id, { name: "taken" }, Precondition.none))).toBe("AlreadyExists")
         expect(yield* failureTag(groups.renameByName(system, organization.id, "before", "x"))).toBe("NotFound")
         const byName = yield* groups.renameByName(system, organization.id, "after", "last")
         expect(byName.group).toMatchObject({ id: group.id, name: "last" })
-        expect(yield* groups.update(system, organization.id, group.id, {}, undefined)).toEqual(byName)
+        expect(yield* groups.update(system, organization.id, group.id, {}, Precondition.none)).toEqual(byName)
 
         const { records } = yield* drainExport(organization.id, { filters: { operation_in: ["update"] } })
         expect(records.map((record) => [record.table_name, record.old_values, record.new_values])).toEqual([

@@ -1,10 +1,10 @@
 /** Contract: team updates, members, team roles and the details read (counts, pages). */
 import { describe, expect, type Vitest } from "@effect/vitest"
-import { Effect, Either, TestClock } from "effect"
+import { Effect, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
-import * as ETag from "../shared/ETag.js"
 import { SsoGroups } from "../ssogroups/SsoGroups.js"
 import type { TeamId } from "../shared/Ids.js"
+import * as Precondition from "../shared/Precondition.js"
 import { AddTeamMember } from "../teams/Domain.js"
 import { TeamMembers } from "../teams/TeamMembers.js"
 import { TeamRoles } from "../teams/TeamRoles.js"
@@ -18,9 +18,9 @@ import {
   grant,
   system
 } from "./AccessFixtures.js"
-import { type ContractServices, drainExport, freshOrganization } from "./Fixtures.js"
+import { type ContractServices, drainExport, freshOrganization, ifMatch } from "./Fixtures.js"
 
-const condition = (header: string) => Either.getOrThrow(ETag.parse("if-match", header))
+const condition = ifMatch
 
 const fields = { members: { size: "query.members_max_results" }, roles: { size: "query.roles_max_results" } }
 const offsetFields = {
@@ -39,7 +39,7 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const organization = yield* freshOrganization
         const created = yield* createTeam(organization.id, "Data", { defaultRole: "viewer" })
         yield* TestClock.adjust("1 minute")
-        const renamed = yield* teams.update(system, organization.id, created.id, { name: " Data platform " }, undefined)
+        const renamed = yield* teams.update(system, organization.id, created.id, { name: " Data platform " }, Precondition.none)
         expect(renamed).toMatchObject({ name: "Data platform", default_member_role: "viewer" })
         expect(teamEtag(renamed)).not.toBe(teamEtag(created))
         expect(renamed.updated_at).not.toEqual(created.updated_at)
@@ -62,7 +62,7 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const organization = yield* freshOrganization
         const created = yield* createTeam(organization.id, "Ops", { defaultRole: "editor" })
         for (const patch of [{}, { name: "Ops" }, { default_member_role: "editor" as const }]) {
-          expect(yield* teams.update(system, organization.id, created.id, patch, undefined)).toEqual(created)
+          expect(yield* teams.update(system, organization.id, created.id, patch, Precondition.none)).toEqual(created)
         }
         expect((yield* drainExport(organization.id, { filters: { operation_in: ["update"] } })).records).toEqual([])
       }))
@@ -99,8 +99,8 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const teams = yield* Teams
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const created = yield* createTeam(organization.id, "Private")
-        expect(yield* failureTag(teams.update(system, other.id, created.id, { name: "Mine" }, undefined))).toBe("NotFound")
-        expect(yield* failureTag(teams.update(system, organization.id, randomUUID() as TeamId, { name: "x" }, undefined)))
+        expect(yield* failureTag(teams.update(system, other.id, created.id, { name: "Mine" }, Precondition.none))).toBe("NotFound")
+        expect(yield* failureTag(teams.update(system, organization.id, randomUUID() as TeamId, { name: "x" }, Precondition.none)))
           .toBe("NotFound")
         expect((yield* teams.get(organization.id, created.id)).name).toBe("Private")
       }))
@@ -292,7 +292,7 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
           [first.id, "user", "first@example.com", "viewer"],
           [second.id, "user", "second@example.com", "viewer"]
         ])
-        yield* teams.update(system, organization.id, everyone.id, { default_member_role: "editor" }, undefined)
+        yield* teams.update(system, organization.id, everyone.id, { default_member_role: "editor" }, Precondition.none)
         expect((yield* read()).members.items.map((m) => m.role)).toEqual(["editor", "editor"])
       }))
 
@@ -303,7 +303,7 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const team = yield* createTeam(organization.id, "Renames")
         const group = yield* createSsoGroup(organization.id, "old-name", [grant("viewer", "organization")])
         yield* (yield* TeamMembers).add(system, organization.id, team.id, member("old-name"))
-        yield* (yield* SsoGroups).update(system, organization.id, group.group.id, { name: "new-name" }, undefined)
+        yield* (yield* SsoGroups).update(system, organization.id, group.group.id, { name: "new-name" }, Precondition.none)
         const details = yield* teams.details(organization.id, team.id, {
           members: { pageToken: undefined, maxResults: 10 },
           roles: { pageToken: undefined, maxResults: 10 },

@@ -9,8 +9,9 @@ import { CoreLive, type Repositories } from "../Layers.js"
 import { PatchUsageGroup } from "../usage/Domain.js"
 import { UsageRecordsRepo } from "../usage/Repo.js"
 import { UsageGroups } from "../usage/UsageGroups.js"
-import { type ContractServices, drainExport, freshOrganization, userActor } from "./Fixtures.js"
+import { type ContractServices, drainExport, freshOrganization, ifMatch, userActor } from "./Fixtures.js"
 import { createGroup, createSet, equals, scanAll, usage } from "./UsageContract.js"
+import * as Precondition from "../shared/Precondition.js"
 
 type Instance = Context.Context<Layer.Layer.Success<typeof CoreLive> | Repositories>
 
@@ -59,7 +60,7 @@ export const usageConcurrencyContract = (name: string, makeInstance: () => Layer
           yield* Effect.all(
             patches.map((patch, i) =>
               Effect.flatMap(UsageGroups, (groups) =>
-                groups.updateGroup(alice, organization.id, set.id, group.id, patchInput(patch))).pipe(
+                groups.updateGroup(alice, organization.id, set.id, group.id, patchInput(patch), Precondition.none)).pipe(
                   Effect.provide(on(i))
                 )
             ),
@@ -93,7 +94,7 @@ export const usageConcurrencyContract = (name: string, makeInstance: () => Layer
           const outcomes = yield* Effect.all(
             Array.from({ length: 6 }, (_, i) =>
               Effect.flatMap(UsageGroups, (groups) =>
-                groups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name: `n${i}` }), group.etag)).pipe(
+                groups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name: `n${i}` }), ifMatch(group.etag))).pipe(
                   Effect.either,
                   Effect.provide(on(i))
                 )),

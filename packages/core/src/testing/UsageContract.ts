@@ -9,6 +9,7 @@ import type { AuditRecord } from "../audit/Domain.js"
 import { Actor } from "../shared/Actor.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
+import * as Precondition from "../shared/Precondition.js"
 import { CreateTeam } from "../teams/Domain.js"
 import { Teams } from "../teams/Teams.js"
 import { Attribution } from "../usage/AttributionService.js"
@@ -26,7 +27,7 @@ import { UsageRecordsRepo } from "../usage/Repo.js"
 import { UsageGroups } from "../usage/UsageGroups.js"
 import * as UsageImportService from "../usage/UsageImport.js"
 import { UsageImport } from "../usage/UsageImport.js"
-import { type ContractServices, drainExport, freshOrganization, userActor } from "./Fixtures.js"
+import { type ContractServices, drainExport, freshOrganization, ifMatch, userActor } from "./Fixtures.js"
 
 const alice = userActor("alice@example.com")
 
@@ -242,7 +243,7 @@ export const usageContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
         const group = yield* createGroup(organization.id, set.id, { name: "ETL", budget: 100, order: 1 })
         yield* TestClock.adjust("1 minute")
         const usageGroups = yield* UsageGroups
-        const renamed = yield* usageGroups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name: "ETL jobs" }))
+        const renamed = yield* usageGroups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name: "ETL jobs" }), Precondition.none)
         expect(renamed).toMatchObject({ name: "ETL jobs", budget: 100, order: 1, filter_expression: group.filter_expression })
         expect(renamed.etag).not.toBe(group.etag)
         expect(renamed.updated_at.epochMillis).toBe(group.updated_at.epochMillis + 60_000)
@@ -250,12 +251,12 @@ export const usageContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
         const unlimited = yield* usageGroups.updateGroup(alice, organization.id, set.id, group.id, patchInput({
           budget: null,
           filter_expression_json: JSON.stringify(equals("warehouse_size", "X-Large"))
-        }))
+        }), Precondition.none)
         expect(unlimited).toMatchObject({ name: "ETL jobs", budget: null, order: 1 })
         expect(unlimited.filter_expression.filters[0]).toMatchObject({ field: { path: ["warehouse_size"] }, value: "X-Large" })
         expect((yield* usageGroups.allGroups(organization.id, set.id))[0]).toEqual(unlimited)
 
-        const unchanged = yield* usageGroups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name: "ETL jobs" }))
+        const unchanged = yield* usageGroups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name: "ETL jobs" }), Precondition.none)
         expect(unchanged).toEqual(unlimited)
         const records = (yield* usageRecords(organization.id)).filter((r) => r.operation === "update")
         expect(records.map((r) => [r.old_values?.["name"], r.new_values?.["name"], r.new_values?.["budget"]])).toEqual([
@@ -270,8 +271,10 @@ export const usageContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
         const set = yield* createSet(organization.id)
         const group = yield* createGroup(organization.id, set.id, { name: "ETL" })
         const usageGroups = yield* UsageGroups
-        const update = (name: string, ifMatch: string) =>
-          usageGroups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name }), ifMatch)
+        // As the edge sends it: the optional header, parsed.
+        const update = (name: string, header: string) =>
+          Effect.flatMap(Precondition.optional(header), (precondition) =>
+            usageGroups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name }), precondition))
         const first = yield* update("First", group.etag)
         expect(yield* Effect.flip(update("Stale", group.etag))).toMatchObject({ _tag: "PreconditionFailed" })
         expect(yield* Effect.flip(update("Weak", `W/${first.etag}`))).toMatchObject({ _tag: "PreconditionFailed" })
@@ -290,11 +293,11 @@ export const usageContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
         const set = yield* createSet(organization.id)
         const group = yield* createGroup(organization.id, set.id, { name: "ETL", budget: 5 })
         const usageGroups = yield* UsageGroups
-        const stale = yield* Effect.flip(usageGroups.deleteGroup(alice, organization.id, set.id, group.id, "\"stale\""))
+        const stale = yield* Effect.flip(usageGroups.deleteGroup(alice, organization.id, set.id, group.id, ifMatch("\"stale\"")))
         expect(stale._tag).toBe("PreconditionFailed")
-        yield* usageGroups.deleteGroup(alice, organization.id, set.id, group.id, group.etag)
+        yield* usageGroups.deleteGroup(alice, organization.id, set.id, group.id, ifMatch(group.etag))
         expect(yield* usageGroups.allGroups(organization.id, set.id)).toEqual([])
-        expect((yield* Effect.flip(usageGroups.deleteGroup(alice, organization.id, set.id, group.id)))._tag).toBe("NotFound")
+        expect((yield* Effect.flip(usageGroups.deleteGroup(alice, organization.id, set.id, group.id, Precondition.none)))._tag).toBe("NotFound")
         const [, , deleted] = yield* usageRecords(organization.id)
         expect(deleted).toMatchObject({
           table_name: "usage_groups",
@@ -313,10 +316,10 @@ export const usageContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
         const group = yield* createGroup(organization.id, set.id, { name: "ETL" })
         const usageGroups = yield* UsageGroups
         const rename = patchInput({ name: "x" })
-        expect((yield* Effect.flip(usageGroups.updateGroup(alice, organization.id, otherSet.id, group.id, rename)))._tag)
+        expect((yield* Effect.flip(usageGroups.updateGroup(alice, organization.id, otherSet.id, group.id, rename, Precondition.none)))._tag)
           .toBe("NotFound")
-        expect((yield* Effect.flip(usageGroups.updateGroup(alice, other.id, set.id, group.id, rename)))._tag).toBe("NotFound")
-        expect((yield* Effect.flip(usageGroups.deleteGroup(alice, organization.id, otherSet.id, group.id)))._tag)
+        expect((yield* Effect.flip(usageGroups.updateGroup(alice, other.id, set.id, group.id, rename, Precondition.none)))._tag).toBe("NotFound")
+        expect((yield* Effect.flip(usageGroups.deleteGroup(alice, organization.id, otherSet.id, group.id, Precondition.none)))._tag)
           .toBe("NotFound")
         expect((yield* Effect.flip(createGroup(other.id, set.id, { name: "x" })))._tag).toBe("NotFound")
       }))
@@ -330,7 +333,7 @@ export const usageContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
         const outcomes = yield* Effect.all(
           Array.from({ length: 6 }, (_, i) =>
             Effect.either(
-              usageGroups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name: `n${i}` }), group.etag)
+              usageGroups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name: `n${i}` }), ifMatch(group.etag))
             )),
           { concurrency: "unbounded" }
         )

@@ -8,6 +8,7 @@ import { DwAccountsRepo } from "../dwaccounts/Repo.js"
 import { Sessions } from "../identity/Sessions.js"
 import { UserRoles } from "../identity/UserRoles.js"
 import type { OrganizationId } from "../shared/Ids.js"
+import * as Precondition from "../shared/Precondition.js"
 import { AddTeamMember } from "../teams/Domain.js"
 import { TeamMembers } from "../teams/TeamMembers.js"
 import { TeamRoles } from "../teams/TeamRoles.js"
@@ -164,7 +165,7 @@ export const userRolesContract = (it: Vitest.MethodsNonLive<ContractServices>) =
           Effect.map(auth.authenticate(`Bearer ${token}`), (principal) => principal._tag === "User" ? [...principal.roles].sort() : [])
         expect(yield* roles()).toEqual(["admin", "editor", "viewer"])
 
-        yield* teams.update(system, organization.id, everyone.id, { default_member_role: "admin" }, undefined)
+        yield* teams.update(system, organization.id, everyone.id, { default_member_role: "admin" }, Precondition.none)
         const direct = (yield* userRoles.list(organization.id, user.email, { roles: ["admin"] }, firstPage, fields)).items
           .find((role) => !role.is_default)
         yield* userRoles.revoke(system, organization.id, user.email, direct!.id)

@@ -7,20 +7,19 @@ import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { AuditEntry } from "../audit/Domain.js"
 import type { Actor } from "../shared/Actor.js"
-import { type Stale, STALE, untilWritten } from "../shared/CompareAndSet.js"
+import { conditionalWrite, stale, written } from "../shared/ConditionalWrite.js"
 import {
   AlreadyExists,
   type Conflict,
   type InvalidPageToken,
   NotFound,
-  type PreconditionFailed,
   type StoreUnavailable,
   ValidationFailed,
   orNotFound
 } from "../shared/Errors.js"
-import * as ETag from "../shared/ETag.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
 import { type KeysetList, type KeysetRequest, ListCursors, type Page } from "../shared/Listing.js"
+import type * as Precondition from "../shared/Precondition.js"
 import { Transactor } from "../shared/Transactor.js"
 import { TeamsRepo } from "../teams/Repo.js"
 import {
@@ -70,24 +69,24 @@ export class UsageGroups extends Context.Tag("@costline/core/UsageGroups")<
       input: CreateUsageGroup
     ) => Io<UsageGroup, NotFound | ValidationFailed>
     /**
-     * A merge patch. `ifMatch` is the raw `If-Match` header, optional: when given, the change is
-     * made only while the group's ETag matches it (else PreconditionFailed).
+     * A merge patch. Under an `If-Match`, the change is made only while the group's ETag matches
+     * it (else PreconditionFailed).
      */
-    readonly updateGroup: (
+    readonly updateGroup: <P extends Precondition.Precondition>(
       actor: Actor,
       organizationId: OrganizationId,
       setId: UsageGroupSetId,
       id: UsageGroupId,
       patch: PatchUsageGroup,
-      ifMatch?: string
-    ) => Io<UsageGroup, NotFound | ValidationFailed | PreconditionFailed | Conflict>
-    readonly deleteGroup: (
+      precondition: P
+    ) => Io<UsageGroup, NotFound | ValidationFailed | Precondition.Failed<P> | Conflict>
+    readonly deleteGroup: <P extends Precondition.Precondition>(
       actor: Actor,
       organizationId: OrganizationId,
       setId: UsageGroupSetId,
       id: UsageGroupId,
-      ifMatch?: string
-    ) => Io<void, NotFound | ValidationFailed | PreconditionFailed | Conflict>
+      precondition: P
+    ) => Io<void, NotFound | Precondition.Failed<P> | Conflict>
   }
 >() {}
 
@@ -118,9 +117,6 @@ export const groupList = (setId: UsageGroupSetId): KeysetList<UsageGroup, GroupP
   positionOf: (group) => ({ order: group.order, created_at: group.created_at, id: group.id })
 })
 
-const parseIfMatch = (ifMatch: string | undefined) =>
-  ifMatch === undefined ? Effect.succeed(undefined) : ETag.parse("if-match", ifMatch)
-
 export const make = Effect.gen(function*() {
   const repo = yield* UsageGroupsRepo
   const teams = yield* TeamsRepo
@@ -144,23 +140,6 @@ export const make = Effect.gen(function*() {
           onSome: () => Effect.void
         }))
       )
-
-  /**
-   * One try of a conditional change: the group as stored now, checked against `If-Match`, then
-   * `write`, which answers STALE when a concurrent change came first (untilWritten tries again).
-   */
-  const changeOnce = <A>(
-    organizationId: OrganizationId,
-    setId: UsageGroupSetId,
-    id: UsageGroupId,
-    condition: ETag.Condition | undefined,
-    write: (current: UsageGroup) => Effect.Effect<A | Stale, StoreUnavailable>
-  ) =>
-    Effect.gen(function*() {
-      const current = yield* getGroup(organizationId, setId, id)
-      yield* ETag.checkIfMatch(condition, current.etag, "the usage group")
-      return yield* write(current)
-    })
 
   return UsageGroups.of({
     createSet: (actor, organizationId, input) =>
@@ -238,39 +217,38 @@ export const make = Effect.gen(function*() {
         return group
       })),
 
-    updateGroup: (actor, organizationId, setId, id, patch, ifMatch) =>
+    updateGroup: (actor, organizationId, setId, id, patch, precondition) =>
       tx.withTransaction(Effect.gen(function*() {
-        const condition = yield* parseIfMatch(ifMatch)
         const set = yield* getSet(organizationId, setId)
         const filter = yield* FilterExpression.fromWriteInput(patch, scopeOf(set))
         const now = yield* DateTime.now
-        const updateOnce = changeOnce(organizationId, setId, id, condition, (current) =>
+        const write = (current: UsageGroup) =>
           Effect.gen(function*() {
             const next = applyPatch(current, patch, filter, now)
-            if (next === current) return current
-            if (!(yield* repo.updateGroupIfEtag(next, current.etag))) return STALE
+            if (next === current) return written(current)
+            if (!(yield* repo.updateGroupIfEtag(next, current.etag))) return stale
             yield* audit.record(actor, organizationId, {
               ...groupEntry(next, "update"),
               old_values: auditedGroupValues(current),
               new_values: auditedGroupValues(next)
             })
-            return next
-          }))
-        return yield* untilWritten(updateOnce, "the usage group")
+            return written(next)
+          })
+        return yield* conditionalWrite({ what: "the usage group", precondition, read: getGroup(organizationId, setId, id), write })
       })),
 
-    deleteGroup: (actor, organizationId, setId, id, ifMatch) =>
+    deleteGroup: (actor, organizationId, setId, id, precondition) =>
       tx.withTransaction(Effect.gen(function*() {
-        const condition = yield* parseIfMatch(ifMatch)
-        const deleteOnce = changeOnce(organizationId, setId, id, condition, (current) =>
+        const write = (current: UsageGroup) =>
           Effect.gen(function*() {
-            if (!(yield* repo.deleteGroupIfEtag(organizationId, setId, id, current.etag))) return STALE
+            if (!(yield* repo.deleteGroupIfEtag(organizationId, setId, id, current.etag))) return stale
             yield* audit.record(actor, organizationId, {
               ...groupEntry(current, "delete"),
               old_values: auditedGroupValues(current)
             })
-          }))
-        return yield* untilWritten(deleteOnce, "the usage group")
+            return written(undefined)
+          })
+        return yield* conditionalWrite({ what: "the usage group", precondition, read: getGroup(organizationId, setId, id), write })
       }))
   })
 })

@@ -19,7 +19,8 @@ const team = (name: string, minute: number, allUsers = false) =>
     is_all_users: allUsers,
     default_member_role: "viewer",
     created_at: at(minute),
-    updated_at: at(minute)
+    updated_at: at(minute),
+    etag: `"${name}"`
   })
 
 const grant = (id: string, role: Role, scope: ScopeType, scopeId: string | null, minute: number, subject = "subject") =>

@@ -12,7 +12,7 @@ export const make = Effect.gen(function*() {
   const { errors, reader, sql, write } = context
   const groups = reader(SsoGroupRow, (row) => new SsoGroup(row))
   const count = makeCount(context)
-  const columns = sql.literal("id, organization_id, name, created_at, updated_at")
+  const columns = sql.literal("id, organization_id, name, created_at, updated_at, etag")
   const nameTaken = (name: string) => () => new AlreadyExists({ message: `the SSO group '${name}' is already mapped` })
 
   return SsoGroupsRepo.of({
@@ -24,7 +24,8 @@ export const make = Effect.gen(function*() {
             organization_id: group.organization_id,
             name: group.name,
             created_at: isoText(group.created_at),
-            updated_at: isoText(group.updated_at)
+            updated_at: isoText(group.updated_at),
+            etag: group.etag
           })
         }`.pipe(Effect.asVoid, errors.uniqueAs(nameTaken(group.name)))
       ),
@@ -34,8 +35,8 @@ export const make = Effect.gen(function*() {
       groups.first(sql`SELECT ${columns} FROM sso_groups WHERE organization_id = ${organizationId} AND name = ${name}`),
     update: (group, expected) =>
       write(
-        sql`UPDATE sso_groups SET name = ${group.name}, updated_at = ${isoText(group.updated_at)}
-            WHERE organization_id = ${group.organization_id} AND id = ${group.id} AND name = ${expected.name}
+        sql`UPDATE sso_groups SET name = ${group.name}, updated_at = ${isoText(group.updated_at)}, etag = ${group.etag}
+            WHERE organization_id = ${group.organization_id} AND id = ${group.id} AND etag = ${expected.etag}
             RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), errors.uniqueAs(nameTaken(group.name)))
       ),
     list: (organizationId, window) =>

@@ -14,7 +14,7 @@ const TeamRow = Schema.Struct({
 export const make = Effect.gen(function*() {
   const { dialect, errors, reader, sql, write } = yield* RepoContext
   const teams = reader(TeamRow, (row) => new Team(row))
-  const columns = sql.literal("id, organization_id, name, is_all_users, default_member_role, created_at, updated_at")
+  const columns = sql.literal("id, organization_id, name, is_all_users, default_member_role, created_at, updated_at, etag")
 
   return TeamsRepo.of({
     insert: (team) =>
@@ -27,7 +27,8 @@ export const make = Effect.gen(function*() {
             is_all_users: dialect.boolean(team.is_all_users),
             default_member_role: team.default_member_role,
             created_at: isoText(team.created_at),
-            updated_at: isoText(team.updated_at)
+            updated_at: isoText(team.updated_at),
+            etag: team.etag
           })
         }`.pipe(
           Effect.asVoid,
@@ -36,13 +37,13 @@ export const make = Effect.gen(function*() {
       ),
     findById: (organizationId, id) =>
       teams.first(sql`SELECT ${columns} FROM teams WHERE organization_id = ${organizationId} AND id = ${id}`),
-    // The compare-and-set: the row changes only if it still holds what the caller read.
+    // The compare-and-set: the row changes only if it still has the ETag the caller read.
     update: (team, expected) =>
       write(
         sql`UPDATE teams
-            SET name = ${team.name}, default_member_role = ${team.default_member_role}, updated_at = ${isoText(team.updated_at)}
-            WHERE organization_id = ${team.organization_id} AND id = ${team.id}
-              AND name = ${expected.name} AND default_member_role = ${expected.default_member_role}
+            SET name = ${team.name}, default_member_role = ${team.default_member_role}, updated_at = ${isoText(team.updated_at)},
+              etag = ${team.etag}
+            WHERE organization_id = ${team.organization_id} AND id = ${team.id} AND etag = ${expected.etag}
             RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), errors.orUnavailable)
       ),
     findAllUsers: (organizationId) =>

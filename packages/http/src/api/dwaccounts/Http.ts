@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import { parseId } from "../Ids.js"
-import { ifMatchOf } from "../Preconditions.js"
+import * as Preconditions from "../Preconditions.js"
 import * as Respond from "../Respond.js"
 import { success } from "../Success.js"
 import type { DwAccountV2 } from "./Api.js"
@@ -43,7 +43,8 @@ export const DwAccountsHttpLive = HttpApiBuilder.group(CostlineApi, "dwAccounts"
         Effect.gen(function*() {
           const caller = yield* Caller
           const id = yield* accountId(path.dw_account_id)
-          const updated = yield* accounts.update(caller.actor, caller.organizationId, id, payload, yield* ifMatchOf(headers))
+          const precondition = yield* Preconditions.optional(headers)
+          const updated = yield* accounts.update(caller.actor, caller.organizationId, id, payload, precondition)
           return yield* withEtag(updated)
         }))
   }))

@@ -8,6 +8,7 @@ import { Schema } from "effect"
 import { Access, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
 import { pageOf } from "../Pages.js"
+import { IfMatchHeaders } from "../Preconditions.js"
 import { v2 } from "../Versions.js"
 import { InsightsParams } from "./Params.js"
 
@@ -63,9 +64,10 @@ export class InsightsApi extends v2(
             recordIdParam: "insight_id"
           })
         )
-        .setHeaders(Schema.Struct({ "if-match": Schema.optional(Schema.String) }))
+        .setHeaders(IfMatchHeaders)
         .setPayload(InsightUpdate)
         .addSuccess(Insight)
+        .addError(Declared.Conflict)
         .addError(Declared.InvalidTransition)
         .addError(Declared.PreconditionFailed)
         .addError(Declared.PreconditionRequired)

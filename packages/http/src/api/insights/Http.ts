@@ -10,6 +10,7 @@ import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import * as Encoded from "../Encoded.js"
 import { toPage } from "../Pages.js"
+import * as Preconditions from "../Preconditions.js"
 import * as Respond from "../Respond.js"
 import { NotModified } from "./Api.js"
 import { toListQuery } from "./Params.js"
@@ -44,7 +45,8 @@ export const InsightsHttpLive = HttpApiBuilder.group(CostlineApi, "insights", (h
         Effect.gen(function*() {
           const caller = yield* Caller
           const id = yield* parseInsightId(path.insight_id)
-          const updated = yield* withEtag(yield* insights.update(caller.actor, caller.organizationId, id, payload, headers["if-match"]))
+          const precondition = yield* Preconditions.required(headers, "the insight")
+          const updated = yield* withEtag(yield* insights.update(caller.actor, caller.organizationId, id, payload, precondition))
           return Encoded.ok(Encoded.insight(updated))
         }))
       .handle("recordInsightView", ({ path }) =>

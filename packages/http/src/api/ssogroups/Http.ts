@@ -6,7 +6,7 @@ import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import { parseId } from "../Ids.js"
 import { toPage } from "../Pages.js"
-import { ifMatchOf } from "../Preconditions.js"
+import * as Preconditions from "../Preconditions.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 import { toSsoGroupMappingV1, toSsoGroupV2 } from "./Representation.js"
@@ -48,7 +48,8 @@ export const SsoGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "ssoGroups", 
         Effect.gen(function*() {
           const caller = yield* Caller
           const id = yield* ssoGroupId(path.sso_group_id)
-          const updated = yield* groups.update(caller.actor, caller.organizationId, id, payload, yield* ifMatchOf(headers))
+          const precondition = yield* Preconditions.optional(headers)
+          const updated = yield* groups.update(caller.actor, caller.organizationId, id, payload, precondition)
           return yield* shown(updated)
         }))))
 

@@ -1,5 +1,5 @@
 /** Core's SSO group mappings in the v2 and v1 shapes. */
-import { ssoGroupEtag, type SsoGroupWithRoles } from "@costline/core"
+import type { SsoGroupWithRoles } from "@costline/core"
 import { toRoleAssignmentV1, toRoleAssignmentV2 } from "../roles/Schemas.js"
 import type { SsoGroupMappingV1, SsoGroupV2 } from "./Api.js"
 
@@ -7,7 +7,7 @@ export const toSsoGroupV2 = ({ group, roles }: SsoGroupWithRoles): typeof SsoGro
   id: group.id,
   name: group.name,
   roles: roles.map(toRoleAssignmentV2),
-  etag: ssoGroupEtag(group),
+  etag: group.etag,
   created_at: group.created_at,
   updated_at: group.updated_at,
   create_time: group.created_at,

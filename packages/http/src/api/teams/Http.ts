@@ -1,11 +1,11 @@
 /** Handlers of the teams groups: call core's team services and shape the answer. */
 import { HttpApiBuilder } from "@effect/platform"
-import { TeamId, TeamMembers, TeamRoles, Teams } from "@costline/core"
+import { Precondition, TeamId, TeamMembers, TeamRoles, Teams } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import { parseId } from "../Ids.js"
-import { ifMatchOf } from "../Preconditions.js"
+import * as Preconditions from "../Preconditions.js"
 import * as Respond from "../Respond.js"
 import { success } from "../Success.js"
 import { V2_PREFIX } from "../Versions.js"
@@ -49,8 +49,8 @@ export const TeamsHttpLive = HttpApiBuilder.group(CostlineApi, "teams", (handler
       .handle("updateTeam", ({ headers, path, payload }) =>
         Effect.gen(function*() {
           const { caller, id } = yield* inTeam(path.team_id)
-          const ifMatch = yield* ifMatchOf(headers)
-          const shown = toTeamV2(yield* teams.update(caller.actor, caller.organizationId, id, payload, ifMatch))
+          const precondition = yield* Preconditions.optional(headers)
+          const shown = toTeamV2(yield* teams.update(caller.actor, caller.organizationId, id, payload, precondition))
           yield* Respond.setHeaders({ etag: shown.etag })
           return shown
         }))
@@ -83,11 +83,7 @@ export const TeamsV1HttpLive = HttpApiBuilder.group(CostlineApi, "teamsV1", (han
       .handle("updateTeam", ({ path, payload }) =>
         Effect.gen(function*() {
           const { caller, id } = yield* inTeam(path.team_id)
-          const team = yield* teams.update(caller.actor, caller.organizationId, id, payload, undefined).pipe(
-            // Only an If-Match can fail the precondition, and v1 sends none.
-            Effect.catchTag("PreconditionFailed", Effect.die)
-          )
-          return toTeamV1(team)
+          return toTeamV1(yield* teams.update(caller.actor, caller.organizationId, id, payload, Precondition.none))
         }))
       .handle("getTeam", ({ path, urlParams }) =>
         Effect.gen(function*() {

@@ -1,6 +1,5 @@
 /** Core's teams, members and team roles in the v1 and v2 shapes. */
 import type { Page, ScopedRole, Team, TeamDetails, TeamMember } from "@costline/core"
-import { teamEtag } from "@costline/core"
 import { toEmbeddedPage } from "../Pages.js"
 import { toRoleAssignmentV2 } from "../roles/Schemas.js"
 import type { TeamDetailsV1, TeamDetailsV2, TeamMemberSchema, TeamRoleV1, TeamRoleV2, TeamV1, TeamV2 } from "./Api.js"
@@ -16,7 +15,7 @@ export const toTeamV1 = (team: Team): typeof TeamV1.Type => ({
 
 export const toTeamV2 = (team: Team): typeof TeamV2.Type => ({
   ...toTeamV1(team),
-  etag: teamEtag(team),
+  etag: team.etag,
   create_time: team.created_at,
   update_time: team.updated_at
 })

@@ -20,6 +20,7 @@ import {
 import { Schema } from "effect"
 import { Access, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
+import { IfMatchHeaders } from "../Preconditions.js"
 import { integerParam } from "../QueryParams.js"
 import { OrganizationIdParam, SuccessorVersion, v1, v2 } from "../Versions.js"
 import {
@@ -50,9 +51,6 @@ const GroupIdParam = HttpApiSchema.param("usage_group_id", Schema.String)
 const Uuid = Schema.UUID.annotations({ message: () => "must be a UUID" })
 const SetIdParamV1 = HttpApiSchema.param("usage_group_set_id", Uuid)
 const GroupIdParamV1 = HttpApiSchema.param("usage_group_id", Uuid)
-
-/** Optional on every change of a group: without it the change applies to whatever is stored. */
-const IfMatchHeader = Schema.Struct({ "if-match": Schema.optional(Schema.String) })
 
 export const UsageGroupsParams = Schema.Struct({
   max_results: Schema.optionalWith(integerParam(1, MAX_PAGE_SIZE), { default: () => DEFAULT_PAGE_SIZE }),
@@ -111,7 +109,7 @@ export class UsageGroupsApi extends v2(
     .add(
       HttpApiEndpoint.patch("updateUsageGroup")`/usage-group-sets/${SetIdParam}/usage-groups/${GroupIdParam}`
         .annotate(Requires, UPDATE_GROUP)
-        .setHeaders(IfMatchHeader)
+        .setHeaders(IfMatchHeaders)
         .setPayload(PatchUsageGroup)
         .addSuccess(UsageGroupV2)
         .addError(Declared.ValidationFailed)
@@ -121,7 +119,7 @@ export class UsageGroupsApi extends v2(
     .add(
       HttpApiEndpoint.del("deleteUsageGroup")`/usage-group-sets/${SetIdParam}/usage-groups/${GroupIdParam}`
         .annotate(Requires, DELETE_GROUP)
-        .setHeaders(IfMatchHeader)
+        .setHeaders(IfMatchHeaders)
         .addSuccess(HttpApiSchema.NoContent)
         .addError(Declared.ValidationFailed)
         .addError(Declared.PreconditionFailed)

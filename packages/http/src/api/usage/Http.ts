@@ -6,6 +6,7 @@ import { AttributionTimeout } from "../../Options.js"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import { onePage, toPage } from "../Pages.js"
+import * as Preconditions from "../Preconditions.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 import { groupIdsOf, setIdOf } from "./PathIds.js"
@@ -64,21 +65,16 @@ export const UsageGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "usageGroup
         Effect.gen(function*() {
           const caller = yield* Caller
           const [setId, groupId] = yield* groupIdsOf(path)
-          const group = yield* usageGroups.updateGroup(
-            caller.actor,
-            caller.organizationId,
-            setId,
-            groupId,
-            payload,
-            headers["if-match"]
-          )
+          const precondition = yield* Preconditions.optional(headers)
+          const group = yield* usageGroups.updateGroup(caller.actor, caller.organizationId, setId, groupId, payload, precondition)
           return yield* groupWithEtag(group)
         }))
       .handle("deleteUsageGroup", ({ headers, path }) =>
         Effect.gen(function*() {
           const caller = yield* Caller
           const [setId, groupId] = yield* groupIdsOf(path)
-          yield* usageGroups.deleteGroup(caller.actor, caller.organizationId, setId, groupId, headers["if-match"])
+          const precondition = yield* Preconditions.optional(headers)
+          yield* usageGroups.deleteGroup(caller.actor, caller.organizationId, setId, groupId, precondition)
         }))
       .handle("getAttribution", ({ path, urlParams }) =>
         Effect.gen(function*() {

@@ -1,15 +1,11 @@
 /** Handlers of the deprecated v1 usage group routes: the same core calls as v2, in v1 shapes. */
 import { HttpApiBuilder } from "@effect/platform"
-import { type PreconditionFailed, UsageGroups, ValidationFailed } from "@costline/core"
-import { Effect, Predicate } from "effect"
+import { Precondition, UsageGroups, ValidationFailed } from "@costline/core"
+import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import { groupIdsOf, setIdOf } from "./PathIds.js"
 import { toGroupV1, toSetDetailsV1, toSetV1 } from "./Representation.js"
-
-/** v1 sends no `If-Match`: a change cannot fail a precondition it never had. */
-const withoutPrecondition = <A, E, R>(change: Effect.Effect<A, E | PreconditionFailed, R>) =>
-  Effect.catchIf(change, (error): error is PreconditionFailed => Predicate.isTagged(error, "PreconditionFailed"), Effect.die)
 
 export const UsageGroupsV1HttpLive = HttpApiBuilder.group(CostlineApi, "usageGroupsV1", (handlers) =>
   Effect.gen(function*() {
@@ -34,16 +30,15 @@ export const UsageGroupsV1HttpLive = HttpApiBuilder.group(CostlineApi, "usageGro
           }
           const caller = yield* Caller
           const [setId, groupId] = yield* groupIdsOf(path)
-          const group = yield* withoutPrecondition(
-            usageGroups.updateGroup(caller.actor, caller.organizationId, setId, groupId, patch)
-          )
+          // v1 sends no `If-Match`.
+          const group = yield* usageGroups.updateGroup(caller.actor, caller.organizationId, setId, groupId, patch, Precondition.none)
           return toGroupV1(group)
         }))
       .handle("deleteUsageGroup", ({ path }) =>
         Effect.gen(function*() {
           const caller = yield* Caller
           const [setId, groupId] = yield* groupIdsOf(path)
-          yield* withoutPrecondition(usageGroups.deleteGroup(caller.actor, caller.organizationId, setId, groupId))
+          yield* usageGroups.deleteGroup(caller.actor, caller.organizationId, setId, groupId, Precondition.none)
           return { success: true } as const
         }))
   }))
