@@ -6,7 +6,7 @@ import { Context, DateTime, Effect, Either, Layer, Schema } from "effect"
 import type { Actor } from "../shared/Actor.js"
 import { InvalidPageToken, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from "../shared/Pagination.js"
+import { MAX_PAGE_SIZE, type Page } from "../shared/Pagination.js"
 import * as AuditCursor from "./AuditCursor.js"
 import {
   type AuditEntry,
@@ -151,10 +151,3 @@ export const make = Effect.gen(function*() {
 })
 
 export const layer = Layer.effect(AuditLog, make)
-
-export const defaultExportQuery: ExportQuery = {
-  filters: {},
-  order: "asc",
-  pageToken: undefined,
-  maxResults: DEFAULT_PAGE_SIZE
-}

@@ -8,6 +8,7 @@ import { InsightUpsert } from "../insights/Domain.js"
 import { Insights } from "../insights/Insights.js"
 import type { Actor } from "../shared/Actor.js"
 import type { AttributionReport, GroupAttribution } from "./AttributionService.js"
+import { raisesBudgetExceeded } from "./Budget.js"
 
 /** Overspending by this share of the budget or more is `high` severity, less is `medium`. */
 export const HIGH_SEVERITY_OVERSPEND = 0.2
@@ -25,8 +26,8 @@ const microCredits = (value: number) => Math.round(value * 1e6) / 1e6
 
 /** The insight for a group over budget; none for any other status. */
 export const budgetExceededInsight = (report: AttributionReport, attribution: GroupAttribution): InsightUpsert | undefined => {
-  const { budget, group, status } = attribution
-  if (status !== "over_budget" || budget === null) return undefined
+  const { budget, group } = attribution
+  if (!raisesBudgetExceeded(attribution) || budget === null) return undefined
   const spent = microCredits(attribution.spent)
   const overspend = microCredits(spent - budget)
   return new InsightUpsert({
