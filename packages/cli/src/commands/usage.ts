@@ -7,11 +7,10 @@ import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import {
   Actor,
-  Attribution,
   type AttributionReport,
+  BudgetAlerts,
   Month,
   type OrganizationId,
-  raiseBudgetAlerts,
   UsageFile,
   UsageGroupSetId,
   UsageImport
@@ -87,12 +86,11 @@ export const reportTable = (report: AttributionReport): string => {
 
 const reportCommand = Command.make("report", { org, set, month, database }, (args) =>
   Effect.gen(function*() {
-    const attribution = yield* Attribution
-    const report = yield* attribution.run(args.org as OrganizationId, args.set, args.month)
+    const alerts = yield* BudgetAlerts
+    const { alerts: raised, report } = yield* alerts.raise(Actor.system(), args.org as OrganizationId, args.set, args.month)
     yield* Console.log(`usage of '${report.set.name}' (${report.set.id}) in ${report.month}, in credits`)
     yield* Console.log(reportTable(report))
-    const raised = yield* raiseBudgetAlerts(Actor.system(), report)
-    const changed = raised.filter((result) => result._tag !== "Unchanged").length
+    const changed = raised.filter((alert) => alert.result._tag !== "Unchanged").length
     yield* Console.log(
       `${raised.length} group(s) over budget: ${changed} budget_exceeded insight(s) created or updated`
     )
