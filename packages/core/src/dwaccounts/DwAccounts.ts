@@ -127,14 +127,7 @@ export const make = Effect.gen(function*() {
       if (next === undefined) return current
       const written = yield* repo.update(next, { expectedEtag: current.etag, ...(sealed ? { credentials: sealed } : {}) })
       if (!written) return STALE
-      yield* audit.record(actor, organizationId, {
-        target: { resource: "connections" },
-        table_name: "dw_accounts",
-        record_id: id,
-        operation: "update",
-        old_values: Change.auditValues(current),
-        new_values: Change.auditValues(next)
-      })
+      yield* audit.record(actor, organizationId, Change.DwAccountAudit.updated(current, next))
       return next
     })
 
@@ -169,13 +162,7 @@ export const make = Effect.gen(function*() {
           now: yield* DateTime.now
         })
         yield* repo.insert(account)
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "connections" },
-          table_name: "dw_accounts",
-          record_id: account.id,
-          operation: "create",
-          new_values: Change.auditValues(account)
-        })
+        yield* audit.record(actor, organizationId, Change.DwAccountAudit.created(account))
         return account
       })),
     get,

@@ -11,6 +11,7 @@
  * (insight_type, resource_id), so the same or overlapping files never count anything twice.
  */
 import { Context, Effect, Either, Layer, Stream } from "effect"
+import * as Audited from "../audit/Audited.js"
 import { AuditLog } from "../audit/AuditLog.js"
 import { Organizations } from "../identity/Organizations.js"
 import { Insights } from "../insights/Insights.js"
@@ -73,6 +74,15 @@ export interface IngestSummary {
   readonly insights_updated: number
   readonly insights_unchanged: number
 }
+
+type Ingestion = { readonly organizationId: OrganizationId; readonly summary: IngestSummary }
+
+/** An ingestion is an `organization` event (an update of what the organization knows), with its summary. */
+export const IngestionAudit = Audited.event<Ingestion>("organization", "dw_ingestions", {
+  id: ({ organizationId }) => organizationId,
+  values: ({ summary }) => ({ ...summary }),
+  operations: { create: "update" }
+})
 
 export class DwIngest extends Context.Tag("@costline/core/DwIngest")<
   DwIngest,
@@ -311,13 +321,7 @@ export const make = Effect.gen(function*() {
           insights_updated: result.updated,
           insights_unchanged: result.unchanged
         }
-        yield* audit.record(actor, organizationId, {
-          target: { event_type: "organization" },
-          table_name: "dw_ingestions",
-          record_id: organizationId,
-          operation: "update",
-          new_values: { ...summary }
-        })
+        yield* audit.record(actor, organizationId, IngestionAudit.created({ organizationId, summary }))
         return summary
       }))
       return counts

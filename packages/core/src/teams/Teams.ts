@@ -14,15 +14,11 @@ import { newId, type OrganizationId, type TeamId } from "../shared/Ids.js"
 import type { KeysetRequest, OffsetRequest, RequestFields } from "../shared/Listing.js"
 import type { Page } from "../shared/Pagination.js"
 import { Transactor } from "../shared/Transactor.js"
-import { type CreateTeam, Team, type TeamMember, type TeamPatch } from "./Domain.js"
+import { type CreateTeam, Team, TeamAudit, type TeamMember, type TeamPatch, teamValues } from "./Domain.js"
+
+export { teamValues } from "./Domain.js"
 import { makeTeamContentReader } from "./TeamContent.js"
 import { TeamsRepo } from "./Repo.js"
-
-export const teamValues = (team: Team) => ({
-  name: team.name,
-  is_all_users: team.is_all_users,
-  default_member_role: team.default_member_role
-})
 
 /**
  * What a team's `default_member_role` confers: on the all-users team, that role at organization
@@ -134,14 +130,7 @@ export const make = Effect.gen(function*() {
       }
       const after = new Team({ ...before, ...changed, updated_at: yield* DateTime.now })
       if (!(yield* repo.update(after, before))) return STALE
-      yield* audit.record(actor, organizationId, {
-        target: { resource: "teams" },
-        table_name: "teams",
-        record_id: id,
-        operation: "update",
-        old_values: teamValues(before),
-        new_values: teamValues(after)
-      })
+      yield* audit.record(actor, organizationId, TeamAudit.updated(before, after))
       return after
     })
 
@@ -163,31 +152,13 @@ export const make = Effect.gen(function*() {
           Effect.catchTag("AlreadyExists", () =>
             Effect.fail(new AlreadyExists({ message: "the organization already has an all-users team" })))
         )
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "teams" },
-          table_name: "teams",
-          record_id: team.id,
-          operation: "create",
-          new_values: teamValues(team)
-        })
+        yield* audit.record(actor, organizationId, TeamAudit.created(team))
         return team
-      })).pipe(guard.audited(actor, organizationId, {
-        target: { resource: "teams" },
-        table_name: "teams",
-        record_id: null,
-        operation: "create",
-        new_values: { name: input.name, is_all_users: input.is_all_users, default_member_role: input.default_member_role }
-      })),
+      })).pipe(guard.audited(actor, organizationId, TeamAudit.refused("create", null, teamValues(input)))),
     get,
     update: (actor, organizationId, id, patch, ifMatch) =>
       tx.withTransaction(untilWritten(updateOnce(actor, organizationId, id, patch, ifMatch), "the team")).pipe(
-        guard.audited(actor, organizationId, {
-          target: { resource: "teams" },
-          table_name: "teams",
-          record_id: id,
-          operation: "update",
-          new_values: { ...patch }
-        })
+        guard.audited(actor, organizationId, TeamAudit.refused("update", id, { ...patch }))
       ),
     details: (organizationId, id, query) =>
       Effect.gen(function*() {

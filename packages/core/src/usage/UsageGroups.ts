@@ -5,7 +5,6 @@
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
-import type { AuditEntry } from "../audit/Domain.js"
 import { InstallationRepo } from "../audit/Repo.js"
 import type { Actor } from "../shared/Actor.js"
 import { type Stale, STALE, untilWritten } from "../shared/CompareAndSet.js"
@@ -35,7 +34,7 @@ import {
   UsageGroupSet,
   type UsageGroupSetId
 } from "./Domain.js"
-import { applyPatch, groupEtag, groupValues, setEtag, setValues } from "./Editable.js"
+import { applyPatch, groupEtag, setEtag, UsageGroupAudit, UsageGroupSetAudit } from "./Editable.js"
 import * as FilterExpression from "./FilterExpression.js"
 import * as GroupPageToken from "./GroupPageToken.js"
 import { UsageGroupsRepo } from "./Repo.js"
@@ -93,15 +92,6 @@ export class UsageGroups extends Context.Tag("@costline/core/UsageGroups")<
     ) => Io<void, NotFound | ValidationFailed | PreconditionFailed | Conflict>
   }
 >() {}
-
-const groupEntry = (group: UsageGroup, operation: AuditEntry["operation"]): Omit<AuditEntry, "old_values" | "new_values"> => ({
-  target: { resource: "usage_group_sets" },
-  table_name: "usage_groups",
-  record_id: group.id,
-  operation
-})
-
-const auditedGroupValues = (group: UsageGroup) => ({ usage_group_set_id: group.usage_group_set_id, ...groupValues(group) })
 
 const parseIfMatch = (ifMatch: string | undefined) =>
   ifMatch === undefined ? Effect.succeed(undefined) : ETag.parse("if-match", ifMatch)
@@ -165,13 +155,7 @@ export const make = Effect.gen(function*() {
           Effect.catchTag("AlreadyExists", () =>
             Effect.fail(new AlreadyExists({ message: `a usage group set named '${set.name}' already exists` })))
         )
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "usage_group_sets" },
-          table_name: "usage_group_sets",
-          record_id: set.id,
-          operation: "create",
-          new_values: setValues(set)
-        })
+        yield* audit.record(actor, organizationId, UsageGroupSetAudit.created(set))
         return set
       })),
 
@@ -230,7 +214,7 @@ export const make = Effect.gen(function*() {
           etag: groupEtag(values)
         })
         yield* repo.insertGroup(group)
-        yield* audit.record(actor, organizationId, { ...groupEntry(group, "create"), new_values: auditedGroupValues(group) })
+        yield* audit.record(actor, organizationId, UsageGroupAudit.created(group))
         return group
       })),
 
@@ -245,11 +229,7 @@ export const make = Effect.gen(function*() {
             const next = applyPatch(current, patch, filter, now)
             if (next === current) return current
             if (!(yield* repo.updateGroupIfEtag(next, current.etag))) return STALE
-            yield* audit.record(actor, organizationId, {
-              ...groupEntry(next, "update"),
-              old_values: auditedGroupValues(current),
-              new_values: auditedGroupValues(next)
-            })
+            yield* audit.record(actor, organizationId, UsageGroupAudit.updated(current, next))
             return next
           }))
         return yield* untilWritten(updateOnce, "the usage group")
@@ -261,10 +241,7 @@ export const make = Effect.gen(function*() {
         const deleteOnce = changeOnce(organizationId, setId, id, condition, (current) =>
           Effect.gen(function*() {
             if (!(yield* repo.deleteGroupIfEtag(organizationId, setId, id, current.etag))) return STALE
-            yield* audit.record(actor, organizationId, {
-              ...groupEntry(current, "delete"),
-              old_values: auditedGroupValues(current)
-            })
+            yield* audit.record(actor, organizationId, UsageGroupAudit.deleted(current))
           }))
         return yield* untilWritten(deleteOnce, "the usage group")
       }))
