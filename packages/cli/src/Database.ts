@@ -2,10 +2,9 @@
  * `--database` URLs: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. Default from
  * COSTLINE_DATABASE_URL, else `sqlite:.costline/costline.db`.
  */
-import type { Repositories } from "@costline/core"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
-import { Either, Layer } from "effect"
+import { Either } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 
@@ -44,4 +43,3 @@ export const storeLayer = (database: Database, options: { readonly migrate?: boo
   return SqliteStore.layer({ filename: database.filename, migrate: options.migrate ?? true })
 }
 
-export type StoreLayer = Layer.Layer<Repositories, unknown>

@@ -44,6 +44,7 @@ import * as Insights from "./insights/Insights.js"
 import type { InsightsRepo } from "./insights/Repo.js"
 import * as ListCursors from "./shared/Listing.js"
 import * as UsageAttribution from "./usage/AttributionService.js"
+import * as BudgetAlerts from "./usage/BudgetAlerts.js"
 import type { UsageGroupsRepo, UsageRecordsRepo } from "./usage/Repo.js"
 import * as UsageGroups from "./usage/UsageGroups.js"
 import * as UsageImport from "./usage/UsageImport.js"
@@ -83,6 +84,7 @@ const ScopesLive = Scopes.layer
 const TeamsLive = Teams.layer.pipe(Layer.provide([AuditLive, ScopesLive, ListCursors.layer]))
 const UsageGroupsLive = UsageGroups.layer.pipe(Layer.provide([AuditLive, ListCursors.layer]))
 const InsightsLive = Insights.layer.pipe(Layer.provide([OrganizationsLive, AuditLive, ListCursors.layer]))
+const UsageAttributionLive = UsageAttribution.layer.pipe(Layer.provide(UsageGroupsLive))
 
 /** Every core service, given the repositories of a store. */
 export const CoreLive = Layer.mergeAll(
@@ -103,7 +105,8 @@ export const CoreLive = Layer.mergeAll(
   InsightsLive,
   InsightQueries.layer,
   UsageGroupsLive,
-  UsageAttribution.layer.pipe(Layer.provide(UsageGroupsLive)),
+  UsageAttributionLive,
+  BudgetAlerts.layer.pipe(Layer.provide([UsageAttributionLive, InsightsLive])),
   UsageImport.layer.pipe(Layer.provide(OrganizationsLive)),
   DwIngest.layer.pipe(Layer.provide([OrganizationsLive, InsightsLive, AuditLive]))
 )

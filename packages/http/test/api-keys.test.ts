@@ -54,6 +54,8 @@ layer(makeTestServer(), { excludeTestServices: true })("API keys over HTTP", (it
       const records = yield* auditOf(tenant, "resource__in=api_keys")
       const ours = records.filter((record) => record.record_id === created.body.id)
       expect(ours.map((record) => record.operation)).toEqual(["create", "delete"])
+      // One audit policy: a deletion keeps what the creation recorded, as old_values.
+      expect(ours[1]).toMatchObject({ old_values: ours[0].new_values, new_values: null })
       expect(JSON.stringify(ours)).not.toContain(created.body.token)
     }))
 

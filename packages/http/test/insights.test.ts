@@ -223,6 +223,11 @@ layer(makeTestServer(), { excludeTestServices: true })("PATCH /v2/insights/{insi
         old_values: { assignee: "ann@example.com" },
         new_values: { assignee: null }
       })
+      // One audit policy: an update records the whole state before and after, not only what changed.
+      expect(yield* lastInsightsRecord(tenant)).toMatchObject({
+        old_values: { status: "in_progress", title: insight.title, insight_type: insight.insight_type },
+        new_values: { status: "in_progress", title: insight.title, insight_type: insight.insight_type }
+      })
     }))
 
   it.effect("without If-Match: 428; with a stale or weak ETag: 412; a move outside the table: 409 invalid_transition", () =>

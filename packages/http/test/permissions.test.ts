@@ -73,6 +73,7 @@ const REQUIRED: Record<string, Requirement> = {
   "PATCH /v2/usage-group-sets/:usage_group_set_id/usage-groups/:usage_group_id": "usage_groups:write",
   "DELETE /v2/usage-group-sets/:usage_group_set_id/usage-groups/:usage_group_id": "usage_groups:write",
   "GET /v2/usage-group-sets/:usage_group_set_id/attribution": "usage_groups:read",
+  "POST /v2/usage-group-sets/:usage_group_set_id/actions/raise-budget-alerts": "insights:write",
   "GET /v2/usage-dimensions": "usage_groups:read",
   "POST /api/:organization_id/usage-group-sets": "usage_groups:write",
   "GET /api/:organization_id/usage-group-sets/:usage_group_set_id": "usage_groups:read",

@@ -74,4 +74,46 @@ layer(makeTestServer(), { excludeTestServices: true })("usage dimensions and att
       const read = yield* v2(tenant)("GET", `${SETS}/${set.id}/attribution?month=2024-05`, { token: viewer.token })
       expect(read.body).toMatchObject({ groups: [], unattributed: { credits: 0, records: 0 } })
     }))
+
+  it.effect("POST …/actions/raise-budget-alerts raises one budget_exceeded insight per group over budget, once", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const set = yield* newSet(tenant)
+      const etl = yield* newGroup(tenant, set.id, { name: "ETL", order: 1, budget: 10 })
+      yield* newGroup(tenant, set.id, { name: "BI", order: 2, budget: 100, filter_expression: equals("warehouse_name", "BI") })
+      yield* importUsage(tenant, [
+        { start_time: "2024-05-01T00:00:00Z", credits: 11, warehouse_name: "ETL" },
+        { start_time: "2024-05-10T00:00:00Z", credits: 80, warehouse_name: "BI" }
+      ])
+      const raise = v2(tenant)("POST", `${SETS}/${set.id}/actions/raise-budget-alerts`, { json: { month: "2024-05" } })
+      const first = yield* raise
+      expect(first.status).toBe(200)
+      const read = yield* v2(tenant)("GET", `${SETS}/${set.id}/attribution?month=2024-05`)
+      const { alerts, ...attribution } = first.body
+      expect(attribution).toEqual(read.body)
+      const insights = (yield* v2(tenant)("GET", "/v2/insights")).body.items
+      expect(insights).toMatchObject([{ insight_type: "budget_exceeded", resource_id: `${etl.id}/2024-05`, potential_savings: 1 }])
+      expect(alerts).toEqual([{ usage_group_id: etl.id, insight_id: insights[0].id, result: "created" }])
+      expect((yield* raise).body.alerts).toEqual([{ usage_group_id: etl.id, insight_id: insights[0].id, result: "unchanged" }])
+      const audit = yield* v2(tenant)("GET", "/v2/audit-logs?resource__in=insights")
+      expect(audit.body.items).toMatchObject([{ operation: "create", record_id: insights[0].id, changed_by_type: "api_key" }])
+    }))
+
+  it.effect("raising alerts needs write access to insights (a refusal is audited) and a YYYY-MM month", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const set = yield* newSet(tenant)
+      const path = `${SETS}/${set.id}/actions/raise-budget-alerts`
+      const viewer = yield* tenant.userSession("viewer")
+      expect((yield* v2(tenant)("POST", path, { json: { month: "2024-05" }, token: viewer.token })).status).toBe(403)
+      const refused = yield* v2(tenant)("GET", "/v2/audit-logs?status__in=failure")
+      expect(refused.body.items).toMatchObject([{ resource: "insights", table_name: "insights", operation: "create" }])
+      const badMonth = yield* v2(tenant)("POST", path, { json: { month: "May" } })
+      expect(badMonth.status).toBe(422)
+      expect(badMonth.body.details[0]).toMatchObject({ field: "body.month" })
+      const unknown = yield* v2(tenant)("POST", `${SETS}/00000000-0000-4000-8000-000000000000/actions/raise-budget-alerts`, {
+        json: { month: "2024-05" }
+      })
+      expect(unknown.status).toBe(404)
+    }))
 })

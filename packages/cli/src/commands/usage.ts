@@ -7,10 +7,9 @@ import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import {
   Actor,
-  Attribution,
   type AttributionReport,
+  BudgetAlerts,
   Month,
-  raiseBudgetAlerts,
   UsageFile,
   UsageGroupSetId,
   UsageImport
@@ -105,10 +104,9 @@ export const reportJson = (report: AttributionReport, overBudget: number, alerts
 
 const reportCommand = Command.make("report", { org, set, month, json, database }, (args) =>
   Effect.gen(function*() {
-    const attribution = yield* Attribution
-    const report = yield* attribution.run(args.org, args.set, args.month)
-    const raised = yield* raiseBudgetAlerts(Actor.system(), report)
-    const changed = raised.filter((result) => result._tag !== "Unchanged").length
+    const alerts = yield* BudgetAlerts
+    const { alerts: raised, report } = yield* alerts.raise(Actor.system(), args.org, args.set, args.month)
+    const changed = raised.filter((alert) => alert.result._tag !== "Unchanged").length
     if (args.json) return yield* Console.log(JSON.stringify(reportJson(report, raised.length, changed)))
     yield* Console.log(`usage of '${report.set.name}' (${report.set.id}) in ${report.month}, in credits`)
     yield* Console.log(reportTable(report))

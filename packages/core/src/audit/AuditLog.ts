@@ -7,7 +7,7 @@ import type { Actor } from "../shared/Actor.js"
 import type { InvalidPageToken, StoreUnavailable } from "../shared/Errors.js"
 import { ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
-import { DEFAULT_PAGE_SIZE, type KeysetList, ListCursors, type Page } from "../shared/Listing.js"
+import { type KeysetList, ListCursors, type Page } from "../shared/Listing.js"
 import {
   type AuditEntry,
   type AuditFilters,
@@ -146,10 +146,3 @@ export const make = Effect.gen(function*() {
 })
 
 export const layer = Layer.effect(AuditLog, make)
-
-export const defaultExportQuery: ExportQuery = {
-  filters: {},
-  order: "asc",
-  pageToken: undefined,
-  maxResults: DEFAULT_PAGE_SIZE
-}

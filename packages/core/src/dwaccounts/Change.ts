@@ -3,6 +3,7 @@
  * what the audit log keeps of it (never key material: only the public key's fingerprint).
  */
 import { DateTime } from "effect"
+import * as Audited from "../audit/Audited.js"
 import * as ETag from "../shared/ETag.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import { DwAccount, type DwAccountId } from "./Domain.js"
@@ -27,6 +28,9 @@ export const auditValues = (account: EditableState) => ({
   username: account.username,
   public_key_fingerprint: account.public_key_fingerprint
 })
+
+/** Audited as `connections` / `dw_accounts`. */
+export const DwAccountAudit = Audited.resource<DwAccount>("connections", "dw_accounts", auditValues)
 
 /**
  * Strong ETag of what an update can change. Replacing the key with the same key still changes

@@ -114,7 +114,6 @@ export const make = Effect.gen(function*() {
   const write = (
     actor: Actor,
     organizationId: OrganizationId,
-    id: DwAccountId,
     change: Change.AccountChange,
     sealed: SealedSecret | undefined
   ) =>
@@ -124,14 +123,7 @@ export const make = Effect.gen(function*() {
       if (next === undefined) return written(current)
       const wrote = yield* repo.update(next, { expectedEtag: current.etag, ...(sealed ? { credentials: sealed } : {}) })
       if (!wrote) return stale
-      yield* audit.record(actor, organizationId, {
-        target: { resource: "connections" },
-        table_name: "dw_accounts",
-        record_id: id,
-        operation: "update",
-        old_values: Change.auditValues(current),
-        new_values: Change.auditValues(next)
-      })
+      yield* audit.record(actor, organizationId, Change.DwAccountAudit.updated(current, next))
       return written(next)
     })
 
@@ -152,7 +144,7 @@ export const make = Effect.gen(function*() {
         what: what(id),
         precondition,
         read: get(organizationId, id),
-        write: write(actor, organizationId, id, wanted, key?.sealed)
+        write: write(actor, organizationId, wanted, key?.sealed)
       }))
     })
 
@@ -169,13 +161,7 @@ export const make = Effect.gen(function*() {
           now: yield* DateTime.now
         })
         yield* repo.insert(account)
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "connections" },
-          table_name: "dw_accounts",
-          record_id: account.id,
-          operation: "create",
-          new_values: Change.auditValues(account)
-        })
+        yield* audit.record(actor, organizationId, Change.DwAccountAudit.created(account))
         return account
       })),
     get,

@@ -3,7 +3,7 @@
  * stored as a hash. A key created on behalf of a principal carries no more than that principal
  * holds (ApiKeyBounds); a refused creation is audited as a failure.
  */
-import { Context, DateTime, Effect, Layer, Schema } from "effect"
+import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { AuditEntry } from "../audit/Domain.js"
 import { Actor } from "../shared/Actor.js"
@@ -12,7 +12,7 @@ import { type ApiKeyId, newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import * as ApiKeyBounds from "./ApiKeyBounds.js"
 import * as ApiToken from "./ApiToken.js"
-import { type Access, ApiKey, ApiKeyScope, type Principal } from "./Domain.js"
+import { type Access, ApiKey, ApiKeyAudit, ApiKeyScope, type Principal } from "./Domain.js"
 import { Organizations } from "./Organizations.js"
 import { changedBy } from "./Permissions.js"
 import { ApiKeysRepo } from "./Repo.js"
@@ -31,15 +31,6 @@ export interface OnBehalfOf {
   readonly grantor?: Principal | undefined
   readonly requestId?: string | null | undefined
 }
-
-/** What the audit log keeps of a key: never its token or hash. */
-const auditedValues = (key: ApiKey) => ({
-  name: key.name,
-  access: key.access,
-  scopes: key.scopes,
-  prefix: key.prefix,
-  expires_at: key.expires_at === null ? null : DateTime.formatIso(key.expires_at)
-})
 
 export class ApiKeys extends Context.Tag("@costline/core/ApiKeys")<
   ApiKeys,
@@ -96,17 +87,12 @@ export const make = Effect.gen(function*() {
   const revoke = (actor: Actor, organizationId: OrganizationId, id: ApiKeyId) =>
     tx.withTransaction(Effect.gen(function*() {
       const now = yield* DateTime.now
-      const revoked = yield* repo.revoke(organizationId, id, DateTime.toDateUtc(now))
-      if (!revoked) return yield* new NotFound({ resource: "api_key", id })
+      const key = yield* repo.findById(organizationId, id)
+      if (Option.isNone(key) || !(yield* repo.revoke(organizationId, id, DateTime.toDateUtc(now)))) {
+        return yield* new NotFound({ resource: "api_key", id })
+      }
       // Revocation ends the key's life as a credential: audited as its deletion.
-      yield* audit.record(actor, organizationId, {
-        target: { resource: "api_keys" },
-        table_name: "api_keys",
-        record_id: id,
-        operation: "delete",
-        old_values: { revoked_at: null },
-        new_values: { revoked_at: DateTime.formatIso(now) }
-      })
+      yield* audit.record(actor, organizationId, ApiKeyAudit.deleted(key.value))
     }))
 
   return ApiKeys.of({
@@ -127,13 +113,13 @@ export const make = Effect.gen(function*() {
         if (grantor !== undefined) {
           const why = ApiKeyBounds.excess(grantor, { access: input.access, scopes })
           if (why !== undefined) {
-            return yield* refuse(grantor, onBehalfOf?.requestId ?? null, organizationId, {
-              target: { resource: "api_keys" },
-              table_name: "api_keys",
-              record_id: null,
-              operation: "create",
-              new_values: { name, access: input.access, scopes }
-            }, why)
+            return yield* refuse(
+              grantor,
+              onBehalfOf?.requestId ?? null,
+              organizationId,
+              ApiKeyAudit.refused("create", null, { name, access: input.access, scopes }),
+              why
+            )
           }
         }
         // The refusal above is recorded on its own; the key and its record commit together.
@@ -153,13 +139,7 @@ export const make = Effect.gen(function*() {
             last_used_at: null
           })
           yield* repo.insert(key, ApiToken.hash(token))
-          yield* audit.record(actor, organizationId, {
-            target: { resource: "api_keys" },
-            table_name: "api_keys",
-            record_id: key.id,
-            operation: "create",
-            new_values: auditedValues(key)
-          })
+          yield* audit.record(actor, organizationId, ApiKeyAudit.created(key))
           return { key, token }
         }))
       }),

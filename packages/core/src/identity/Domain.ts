@@ -1,5 +1,6 @@
 /** Organizations, their users, API keys, user sessions, and the principal a bearer token resolves to. */
-import { Schema } from "effect"
+import { DateTime, Schema } from "effect"
+import * as Audited from "../audit/Audited.js"
 import { ApiKeyId, OrganizationId, SessionId, UserId } from "../shared/Ids.js"
 
 export const Email = Schema.String.pipe(
@@ -14,6 +15,12 @@ export class Organization extends Schema.Class<Organization>("Organization")({
   settings: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   created_at: Schema.DateTimeUtc
 }) {}
+
+/** A settings change is the `organization` event; the log keeps the settings. */
+export const OrganizationAudit = Audited.event<Pick<Organization, "id" | "settings">>("organization", "organizations", {
+  id: (organization) => organization.id,
+  values: (organization) => organization.settings
+})
 
 export const Role = Schema.Literal("admin", "editor", "monitor_editor", "viewer", "team_creator")
 export type Role = typeof Role.Type
@@ -35,6 +42,14 @@ export class User extends Schema.Class<User>("User")({
   email: Schema.String,
   created_at: Schema.DateTimeUtc
 }) {}
+
+/** A member's removal is the `users` event (`remove`): who, and the roles they held. */
+type Removal = { readonly user: User; readonly roles: ReadonlyArray<{ readonly role: string }> }
+export const UserRemovalAudit = Audited.event<Removal>("users", "users", {
+  id: ({ user }) => user.id,
+  values: ({ roles, user }) => ({ email: user.email, roles: roles.map((held) => held.role) }),
+  operations: { delete: "remove" }
+})
 
 export const Access = Schema.Literal("read_only", "read_write", "admin")
 export type Access = typeof Access.Type
@@ -73,6 +88,15 @@ export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
   last_used_at: Schema.NullOr(Schema.DateTimeUtc)
 }) {}
 
+/** What the audit log keeps of a key: never its token or hash. Revocation is its deletion. */
+export const ApiKeyAudit = Audited.resource<ApiKey>("api_keys", "api_keys", (key) => ({
+  name: key.name,
+  access: key.access,
+  scopes: key.scopes,
+  prefix: key.prefix,
+  expires_at: key.expires_at === null ? null : DateTime.formatIso(key.expires_at)
+}))
+
 export class Session extends Schema.Class<Session>("Session")({
   id: SessionId,
   organization_id: OrganizationId,
@@ -81,6 +105,13 @@ export class Session extends Schema.Class<Session>("Session")({
   expires_at: Schema.DateTimeUtc,
   revoked_at: Schema.NullOr(Schema.DateTimeUtc)
 }) {}
+
+/** A session's start and end are the `session` event's `login` and `logout`, naming the user. */
+export const SessionAudit = Audited.event<{ readonly id: SessionId; readonly email: string }>("session", "sessions", {
+  id: (session) => session.id,
+  values: (session) => ({ user: session.email }),
+  operations: { create: "login", delete: "logout" }
+})
 
 /** An API key as a caller: its access and scopes bound what it may do (and grant). */
 export const ApiKeyPrincipal = Schema.TaggedStruct("ApiKey", {

@@ -1,5 +1,6 @@
 /** An invitation to join an organization, pending until it is revoked. */
 import { Schema } from "effect"
+import * as Audited from "../audit/Audited.js"
 import { OrganizationId } from "../shared/Ids.js"
 import { Role } from "./Domain.js"
 
@@ -18,3 +19,10 @@ export class Invitation extends Schema.Class<Invitation>("Invitation")({
   created_at: Schema.DateTimeUtc,
   revoked_at: Schema.NullOr(Schema.DateTimeUtc)
 }) {}
+
+/** An invitation is the `invitation` event: created, then perhaps revoked. */
+export const InvitationAudit = Audited.event<Invitation>("invitation", "invitations", {
+  id: (invitation) => invitation.id,
+  values: (invitation) => ({ email: invitation.email, role: invitation.role }),
+  operations: { delete: "revoke" }
+})

@@ -7,7 +7,7 @@ import { newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import { Email, type Role } from "./Domain.js"
 import { makeGrantGuard } from "./GrantGuard.js"
-import { Invitation, type InvitationId } from "./Invitation.js"
+import { Invitation, InvitationAudit, type InvitationId } from "./Invitation.js"
 import { Organizations } from "./Organizations.js"
 import { InvitationsRepo, UsersRepo } from "./Repo.js"
 import { normalizeEmail } from "./Users.js"
@@ -45,7 +45,6 @@ export const make = Effect.gen(function*() {
   const tx = yield* Transactor
   const guard = yield* makeGrantGuard
 
-  const values = (invitation: Invitation) => ({ email: invitation.email, role: invitation.role })
 
   return Invitations.of({
     create: (actor, organizationId, input) =>
@@ -70,33 +69,15 @@ export const make = Effect.gen(function*() {
           Effect.catchTag("AlreadyExists", () =>
             Effect.fail(new AlreadyExists({ message: `${invitation.email} already has a pending invitation` })))
         )
-        yield* audit.record(actor, organizationId, {
-          target: { event_type: "invitation" },
-          table_name: "invitations",
-          record_id: invitation.id,
-          operation: "create",
-          new_values: values(invitation)
-        })
+        yield* audit.record(actor, organizationId, InvitationAudit.created(invitation))
         return invitation
-      })).pipe(guard.audited(actor, organizationId, {
-        target: { event_type: "invitation" },
-        table_name: "invitations",
-        record_id: null,
-        operation: "create",
-        new_values: { email: input.email, role: input.role }
-      })),
+      })).pipe(guard.audited(actor, organizationId, InvitationAudit.refused("create", null, { email: input.email, role: input.role }))),
     revoke: (actor, organizationId, id) =>
       tx.withTransaction(Effect.gen(function*() {
         const now = yield* DateTime.now
         const pending = yield* repo.revoke(organizationId, id, DateTime.toDateUtc(now))
         if (Option.isNone(pending)) return yield* new NotFound({ resource: "invitation", id })
-        yield* audit.record(actor, organizationId, {
-          target: { event_type: "invitation" },
-          table_name: "invitations",
-          record_id: id,
-          operation: "revoke",
-          old_values: values(pending.value)
-        })
+        yield* audit.record(actor, organizationId, InvitationAudit.deleted(pending.value))
         return new Invitation({ ...pending.value, revoked_at: now })
       })),
     listPending: (organizationId) => repo.listPending(organizationId)

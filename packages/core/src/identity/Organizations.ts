@@ -5,7 +5,7 @@ import type { Actor } from "../shared/Actor.js"
 import { type AlreadyExists, NotFound, orNotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
-import { Organization } from "./Domain.js"
+import { Organization, OrganizationAudit } from "./Domain.js"
 import { OrganizationsRepo } from "./Repo.js"
 
 const decodeId = Schema.decodeUnknownEither(OrganizationId)
@@ -64,15 +64,9 @@ export const make = Effect.gen(function*() {
         const before = yield* get(id)
         const settings = { ...before.settings, ...patch }
         yield* repo.updateSettings(id, settings)
-        yield* audit.record(actor, id, {
-          target: { event_type: "organization" },
-          table_name: "organizations",
-          record_id: id,
-          operation: "update",
-          old_values: before.settings,
-          new_values: settings
-        })
-        return new Organization({ ...before, settings })
+        const after = new Organization({ ...before, settings })
+        yield* audit.record(actor, id, OrganizationAudit.updated(before, after))
+        return after
       }))
   })
 })

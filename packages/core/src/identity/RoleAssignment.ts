@@ -1,5 +1,6 @@
 /** A role granted to a user, an SSO group or a team, at a scope; and how reads show one. */
 import { Schema } from "effect"
+import * as Audited from "../audit/Audited.js"
 import { OrganizationId, RoleAssignmentId } from "../shared/Ids.js"
 import { Role, ScopeType } from "./Domain.js"
 import { Scope, type ScopeRef } from "./Scope.js"
@@ -18,6 +19,25 @@ export class RoleAssignment extends Schema.Class<RoleAssignment>("RoleAssignment
   created_at: Schema.DateTimeUtc,
   updated_at: Schema.DateTimeUtc
 }) {}
+
+/**
+ * A role granted to a user or an SSO group (`user_roles` / `role_assignments`), named by the
+ * holder's email or the SSO group's name. (A team's grants are the team's: `TeamRoleAudit`.)
+ */
+export const RoleGrantAudit = Audited.make<{
+  readonly holder: { readonly email: string } | { readonly sso_group: string }
+  readonly assignment: RoleAssignment
+}>({
+  target: { resource: "user_roles" },
+  table_name: "role_assignments",
+  id: ({ assignment }) => assignment.id,
+  values: ({ assignment, holder }) => ({
+    ...holder,
+    role: assignment.role,
+    scope_type: assignment.scope_type,
+    scope_id: assignment.scope_id
+  })
+})
 
 /** The scope a grant applies to. An organization grant stored without an id is the tenant's. */
 export const scopeRefOf = (assignment: RoleAssignment): ScopeRef => ({

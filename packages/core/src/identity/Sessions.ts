@@ -9,7 +9,7 @@ import type { NotFound, StoreUnavailable } from "../shared/Errors.js"
 import { newId, type OrganizationId, type SessionId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import * as ApiToken from "./ApiToken.js"
-import { Session } from "./Domain.js"
+import { Session, SessionAudit } from "./Domain.js"
 import { SessionsRepo } from "./Repo.js"
 import { Users } from "./Users.js"
 
@@ -63,12 +63,11 @@ export const make = Effect.gen(function*() {
           revoked_at: null
         })
         yield* repo.insert(session, ApiToken.hash(token))
-        yield* audit.record(asUser(user.email, options?.requestId ?? null), organizationId, {
-          target: { event_type: "session" },
-          table_name: "sessions",
-          record_id: session.id,
-          operation: "login"
-        })
+        yield* audit.record(
+          asUser(user.email, options?.requestId ?? null),
+          organizationId,
+          SessionAudit.created({ id: session.id, email: user.email })
+        )
         return { session, token }
       })),
     end: (organizationId, id, email, requestId) =>
@@ -76,25 +75,14 @@ export const make = Effect.gen(function*() {
         const now = yield* DateTime.now
         const ended = yield* repo.revoke(id, DateTime.toDateUtc(now))
         if (!ended) return
-        yield* audit.record(asUser(email, requestId ?? null), organizationId, {
-          target: { event_type: "session" },
-          table_name: "sessions",
-          record_id: id,
-          operation: "logout"
-        })
+        yield* audit.record(asUser(email, requestId ?? null), organizationId, SessionAudit.deleted({ id, email }))
       })),
     revokeForUser: (actor, organizationId, email) =>
       tx.withTransaction(Effect.gen(function*() {
         const user = yield* users.findByEmail(organizationId, email)
         const ended = yield* repo.revokeAllForUser(organizationId, user.id, DateTime.toDateUtc(yield* DateTime.now))
         for (const id of ended) {
-          yield* audit.record(actor, organizationId, {
-            target: { event_type: "session" },
-            table_name: "sessions",
-            record_id: id,
-            operation: "logout",
-            new_values: { user: user.email }
-          })
+          yield* audit.record(actor, organizationId, SessionAudit.deleted({ id, email: user.email }))
         }
         return ended.length
       }))

@@ -28,11 +28,10 @@ import {
 } from "../shared/Listing.js"
 import type { Page } from "../shared/Listing.js"
 import { Transactor } from "../shared/Transactor.js"
-import type { User } from "./Domain.js"
 import { directRole, type EffectiveRole, filter, isDirect, type RoleFilters, UserRole } from "./EffectiveRoles.js"
 import { makeEffectiveRolesReader } from "./RoleSources.js"
 import { RoleAssignmentsRepo } from "./Repo.js"
-import type { RoleAssignment } from "./RoleAssignment.js"
+import { RoleGrantAudit } from "./RoleAssignment.js"
 import { makeGrants } from "./Grants.js"
 import type { RoleGrant } from "./Scope.js"
 import { Scopes } from "./Scopes.js"
@@ -110,13 +109,6 @@ export const make = Effect.gen(function*() {
       return { user, roles: filter(yield* effectiveRoles(organizationId, user.id), filters) }
     })
 
-  const describeDirect = (user: User, assignment: RoleAssignment) => ({
-    email: user.email,
-    role: assignment.role,
-    scope_type: assignment.scope_type,
-    scope_id: assignment.scope_id
-  })
-
   return UserRoles.of({
     list: (organizationId, email, filters, request, fields) =>
       Effect.gen(function*() {
@@ -147,22 +139,15 @@ export const make = Effect.gen(function*() {
         const user = yield* users.findByEmail(organizationId, email)
         const assignment = yield* grants.grant(actor, organizationId, { type: "user", id: user.id }, grant, (duplicate) =>
           new AlreadyExists({ message: `${user.email} already holds ${duplicate.role} at this ${duplicate.scope_type} scope` }))
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "user_roles" },
-          table_name: "role_assignments",
-          record_id: assignment.id,
-          operation: "create",
-          new_values: describeDirect(user, assignment)
-        })
+        yield* audit.record(actor, organizationId, RoleGrantAudit.created({ holder: { email: user.email }, assignment }))
         const [role] = yield* named(organizationId, [directRole(assignment)])
         return role!
-      })).pipe(grants.guard.audited(actor, organizationId, {
-        target: { resource: "user_roles" },
-        table_name: "role_assignments",
-        record_id: null,
-        operation: "create",
-        new_values: { email, role: grant.role, scope_type: grant.scope.type, scope_id: grant.scope.id ?? null }
-      })),
+      })).pipe(grants.guard.audited(actor, organizationId, RoleGrantAudit.refused("create", null, {
+        email,
+        role: grant.role,
+        scope_type: grant.scope.type,
+        scope_id: grant.scope.id ?? null
+      }))),
     revoke: (actor, organizationId, email, roleId) =>
       tx.withTransaction(Effect.gen(function*() {
         const { roles, user } = yield* rolesOf(organizationId, email, {})
@@ -180,13 +165,7 @@ export const make = Effect.gen(function*() {
         }
         const removed = yield* assignments.deleteById(organizationId, roleId as RoleAssignmentId)
         if (Option.isNone(removed)) return yield* new NotFound({ resource: "user_role", id: roleId })
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "user_roles" },
-          table_name: "role_assignments",
-          record_id: roleId,
-          operation: "delete",
-          old_values: describeDirect(user, removed.value)
-        })
+        yield* audit.record(actor, organizationId, RoleGrantAudit.deleted({ holder: { email: user.email }, assignment: removed.value }))
       }))
   })
 })

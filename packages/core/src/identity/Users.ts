@@ -6,12 +6,13 @@ import type { Actor } from "../shared/Actor.js"
 import { AlreadyExists, type Forbidden, NotFound, orNotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
+import { TeamMemberAudit } from "../teams/Domain.js"
 import { TeamMembersRepo } from "../teams/Repo.js"
-import { Email, type Role, User } from "./Domain.js"
+import { Email, type Role, User, UserRemovalAudit } from "./Domain.js"
 import { makeGrantGuard } from "./GrantGuard.js"
 import { Organizations } from "./Organizations.js"
 import { RoleAssignmentsRepo, SessionsRepo, UsersRepo } from "./Repo.js"
-import { RoleAssignment } from "./RoleAssignment.js"
+import { RoleAssignment, RoleGrantAudit } from "./RoleAssignment.js"
 
 const decodeEmail = Schema.decodeUnknownEither(Email)
 
@@ -89,21 +90,14 @@ export const make = Effect.gen(function*() {
           updated_at: now
         })
         yield* roles.insert(assignment)
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "user_roles" },
-          table_name: "role_assignments",
-          record_id: assignment.id,
-          operation: "create",
-          new_values: { email: user.email, role: assignment.role, scope_type: "organization" }
-        })
+        yield* audit.record(actor, organizationId, RoleGrantAudit.created({ holder: { email: user.email }, assignment }))
         return user
-      })).pipe(guard.audited(actor, organizationId, {
-        target: { resource: "user_roles" },
-        table_name: "role_assignments",
-        record_id: null,
-        operation: "create",
-        new_values: { email: input.email, role: input.role, scope_type: "organization" }
-      })),
+      })).pipe(guard.audited(actor, organizationId, RoleGrantAudit.refused("create", null, {
+        email: input.email,
+        role: input.role,
+        scope_type: "organization",
+        scope_id: organizationId
+      }))),
     remove: (actor, organizationId, email) =>
       tx.withTransaction(Effect.gen(function*() {
         const user = yield* findByEmail(organizationId, email)
@@ -112,30 +106,14 @@ export const make = Effect.gen(function*() {
         const removedRoles = yield* roles.deleteForSubject(organizationId, "user", user.id)
         const removedMemberships = yield* memberships.deleteForUser(organizationId, user.id)
         yield* users.delete(organizationId, user.id)
-        const deletions: Array<AuditEntry> = [
-          ...removedRoles.map((role): AuditEntry => ({
-            target: { resource: "user_roles" },
-            table_name: "role_assignments",
-            record_id: role.id,
-            operation: "delete",
-            old_values: { email: user.email, role: role.role, scope_type: role.scope_type, scope_id: role.scope_id }
-          })),
-          ...removedMemberships.map((membership): AuditEntry => ({
-            target: { resource: "teams" },
-            table_name: "team_members",
-            record_id: membership.id,
-            operation: "delete",
-            old_values: { team_id: membership.team_id, type: "user", identifier: user.email, role: membership.role }
-          }))
+        const entries: Array<AuditEntry> = [
+          ...removedRoles.map((assignment) => RoleGrantAudit.deleted({ holder: { email: user.email }, assignment })),
+          ...removedMemberships.map((membership) =>
+            TeamMemberAudit.deleted({ ...membership, type: "user", identifier: user.email })
+          ),
+          UserRemovalAudit.deleted({ user, roles: removedRoles })
         ]
-        const removal: AuditEntry = {
-          target: { event_type: "users" },
-          table_name: "users",
-          record_id: user.id,
-          operation: "remove",
-          old_values: { email: user.email, roles: removedRoles.map((r) => r.role) }
-        }
-        yield* Effect.forEach([...deletions, removal], (entry) => audit.record(actor, organizationId, entry), { discard: true })
+        yield* Effect.forEach(entries, (entry) => audit.record(actor, organizationId, entry), { discard: true })
       }))
   })
 })

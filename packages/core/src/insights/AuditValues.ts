@@ -1,32 +1,13 @@
-/** What the audit log keeps of an insight change. */
-import { canonicalJson } from "../shared/ETag.js"
-import { detectorContentOf, type Insight, type InsightEditableState } from "./Domain.js"
+/** What the audit log keeps of an insight: its type and its whole editable state. */
+import * as Audited from "../audit/Audited.js"
+import { detectorContentOf, type Insight } from "./Domain.js"
 
-type Values = Record<string, unknown>
-
-const editableValues = (state: InsightEditableState): Values => ({
-  status: state.status,
-  assignee: state.assignee,
-  ...detectorContentOf(state)
-})
-
-/** A new insight: its type and its whole editable state. */
-export const createdValues = (insight: Insight): Values => ({
+/** The insight's type, triage (status, assignee) and what its detector says of it. */
+export const auditedValues = (insight: Insight): Record<string, unknown> => ({
   insight_type: insight.insight_type,
-  ...editableValues(insight)
+  status: insight.status,
+  assignee: insight.assignee,
+  ...detectorContentOf(insight)
 })
 
-/**
- * Only the fields whose value differs, before and after, so a record says what a change did
- * rather than repeating the insight. Values compare as JSON: `details` objects are equal
- * whatever their key order.
- */
-export const changedValues = (before: InsightEditableState, after: InsightEditableState) => {
-  const was = editableValues(before)
-  const is = editableValues(after)
-  const changed = Object.keys(was).filter((field) => canonicalJson(was[field]) !== canonicalJson(is[field]))
-  return {
-    old_values: Object.fromEntries(changed.map((field) => [field, was[field]])),
-    new_values: Object.fromEntries(changed.map((field) => [field, is[field]]))
-  }
-}
+export const InsightAudit = Audited.resource<Insight>("insights", "insights", auditedValues)

@@ -5,7 +5,6 @@
  */
 import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
-import type { AuditEntry } from "../audit/Domain.js"
 import type { Principal } from "../identity/Domain.js"
 import { Organizations } from "../identity/Organizations.js"
 import type { Actor } from "../shared/Actor.js"
@@ -24,7 +23,7 @@ import { newId, type OrganizationId, parseId } from "../shared/Ids.js"
 import { keysetOf, ListCursors, type Page } from "../shared/Listing.js"
 import type * as Precondition from "../shared/Precondition.js"
 import { Transactor } from "../shared/Transactor.js"
-import { changedValues, createdValues } from "./AuditValues.js"
+import { InsightAudit } from "./AuditValues.js"
 import { type Insight, InsightId, type InsightListQuery, type InsightUpdate, type InsightUpsert } from "./Domain.js"
 import { ConditionalUpdateResult, InsightsRepo, UpsertResult, ViewResult } from "./Repo.js"
 import { applyUpdate } from "./Update.js"
@@ -98,22 +97,6 @@ export const make = Effect.gen(function*() {
   const get = (organizationId: OrganizationId, id: InsightId) =>
     repo.findById(organizationId, id).pipe(orNotFound("insight", id))
 
-  /** The `insights` audit record of a change, appended in the change's transaction. */
-  const audited = (
-    actor: Actor,
-    organizationId: OrganizationId,
-    id: InsightId,
-    operation: "create" | "update",
-    values: Pick<AuditEntry, "old_values" | "new_values">
-  ) =>
-    audit.record(actor, organizationId, {
-      target: { resource: "insights" },
-      table_name: "insights",
-      record_id: id,
-      operation,
-      ...values
-    })
-
   const upsert = (actor: Actor, organizationId: OrganizationId, input: InsightUpsert) =>
     Effect.gen(function*() {
       yield* organizations.get(organizationId)
@@ -122,10 +105,8 @@ export const make = Effect.gen(function*() {
       return yield* tx.withTransaction(
         Effect.tap(repo.upsert(organizationId, key, mergeUpsert(input, fresh)), (result) =>
           UpsertResult.$match(result, {
-            Created: ({ insight }) =>
-              audited(actor, organizationId, insight.id, "create", { new_values: createdValues(insight) }),
-            Updated: ({ before, insight }) =>
-              audited(actor, organizationId, insight.id, "update", changedValues(before, insight)),
+            Created: ({ insight }) => audit.record(actor, organizationId, InsightAudit.created(insight)),
+            Updated: ({ before, insight }) => audit.record(actor, organizationId, InsightAudit.updated(before, insight)),
             Unchanged: () => Effect.void
           }))
       )
@@ -175,7 +156,7 @@ export const make = Effect.gen(function*() {
           })
           return yield* ConditionalUpdateResult.$match(outcome, {
             Updated: ({ insight }) =>
-              Effect.as(audited(actor, organizationId, id, "update", changedValues(current, insight)), written(insight)),
+              Effect.as(audit.record(actor, organizationId, InsightAudit.updated(current, insight)), written(insight)),
             // Not while the row is held; the compare-and-set still refuses to write over a change.
             Stale: () => Effect.succeed(stale),
             NotFound: () => Effect.succeed(missing)

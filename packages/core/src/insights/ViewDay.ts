@@ -2,7 +2,7 @@
  * Views are counted at most once per (insight, user, UTC calendar day). The day key is what the
  * stores put in their unique index, so the rule holds across concurrent calls and instances.
  */
-import { DateTime, Option } from "effect"
+import { DateTime } from "effect"
 
 const pad = (value: number, width: number) => String(value).padStart(width, "0")
 
@@ -12,9 +12,3 @@ export const dayKey = (at: DateTime.DateTime): string => {
   // Explicit sign: Date's ISO form switches to ±YYYYYY outside 0000-9999 and would break the key.
   return `${year < 0 ? "-" : ""}${pad(Math.abs(year), 4)}-${pad(month, 2)}-${pad(day, 2)}`
 }
-
-export const sameDay = (a: DateTime.DateTime, b: DateTime.DateTime): boolean => dayKey(a) === dayKey(b)
-
-/** Whether a view at `at` adds to `view_count`, given this user's last counted view of the insight. */
-export const counts = (lastCounted: Option.Option<DateTime.DateTime>, at: DateTime.DateTime): boolean =>
-  Option.match(lastCounted, { onNone: () => true, onSome: (last) => !sameDay(last, at) })

@@ -11,6 +11,7 @@
  * (insight_type, resource_id), so the same or overlapping files never count anything twice.
  */
 import { Context, Effect, Either, Layer, Stream } from "effect"
+import * as Audited from "../audit/Audited.js"
 import { AuditLog } from "../audit/AuditLog.js"
 import { Organizations } from "../identity/Organizations.js"
 import { type Insight, InsightListQuery, InsightUpsert } from "../insights/Domain.js"
@@ -80,6 +81,15 @@ export interface IngestSummary {
    */
   readonly insights_retired: number
 }
+
+type Ingestion = { readonly organizationId: OrganizationId; readonly summary: IngestSummary }
+
+/** An ingestion is an `organization` event (an update of what the organization knows), with its summary. */
+export const IngestionAudit = Audited.event<Ingestion>("organization", "dw_ingestions", {
+  id: ({ organizationId }) => organizationId,
+  values: ({ summary }) => ({ ...summary }),
+  operations: { create: "update" }
+})
 
 export class DwIngest extends Context.Tag("@costline/core/DwIngest")<
   DwIngest,
@@ -379,13 +389,7 @@ export const make = Effect.gen(function*() {
           insights_unchanged: result.unchanged,
           insights_retired: retired
         }
-        yield* audit.record(actor, organizationId, {
-          target: { event_type: "organization" },
-          table_name: "dw_ingestions",
-          record_id: organizationId,
-          operation: "update",
-          new_values: { ...summary }
-        })
+        yield* audit.record(actor, organizationId, IngestionAudit.created({ organizationId, summary }))
         return summary
       }))
       return counts

@@ -1,5 +1,6 @@
 /** SSO group mappings: an identity provider's group, and the roles its members hold here. */
 import { Schema } from "effect"
+import * as Audited from "../audit/Audited.js"
 import { RoleGrant } from "../identity/Scope.js"
 import { OrganizationId } from "../shared/Ids.js"
 
@@ -21,6 +22,9 @@ export class SsoGroup extends Schema.Class<SsoGroup>("SsoGroup")({
   /** Stored with the mapping; `ssoGroupEtag` of what an update can change. */
   etag: Schema.String
 }) {}
+
+/** A mapping is audited under `user_roles` (it grants roles); its roles are `RoleGrantAudit`s. */
+export const SsoGroupAudit = Audited.resource<SsoGroup>("user_roles", "sso_groups", (group) => ({ name: group.name }))
 
 /** A mapping grants at least one role. */
 export const SsoGroupRoles = Schema.Array(RoleGrant).pipe(

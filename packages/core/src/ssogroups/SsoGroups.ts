@@ -7,7 +7,7 @@ import { AuditLog } from "../audit/AuditLog.js"
 import { RoleAssignmentsRepo } from "../identity/Repo.js"
 import { makeGrants } from "../identity/Grants.js"
 import { conferredBy } from "../identity/GrantRule.js"
-import type { ScopedRole } from "../identity/RoleAssignment.js"
+import { RoleGrantAudit, type ScopedRole } from "../identity/RoleAssignment.js"
 import { Scopes } from "../identity/Scopes.js"
 import type { Actor } from "../shared/Actor.js"
 import { conditionalWrite, stale, written } from "../shared/ConditionalWrite.js"
@@ -36,7 +36,7 @@ import {
 import type { Page } from "../shared/Listing.js"
 import * as Precondition from "../shared/Precondition.js"
 import { Transactor } from "../shared/Transactor.js"
-import { type CreateSsoGroup, SsoGroup, type SsoGroupId, type SsoGroupPatch } from "./Domain.js"
+import { type CreateSsoGroup, SsoGroup, SsoGroupAudit, type SsoGroupId, type SsoGroupPatch } from "./Domain.js"
 import { SsoGroupsRepo } from "./Repo.js"
 
 /** A mapping with the roles it grants. */
@@ -136,14 +136,7 @@ export const make = Effect.gen(function*() {
       const after = new SsoGroup({ ...before, name: newName, updated_at: yield* DateTime.now, etag: ssoGroupEtag({ name: newName }) })
       const wrote = yield* repo.update(after, before).pipe(Effect.catchTag("AlreadyExists", () => Effect.fail(nameTaken(newName))))
       if (!wrote) return stale
-      yield* audit.record(actor, before.organization_id, {
-        target: { resource: "user_roles" },
-        table_name: "sso_groups",
-        record_id: before.id,
-        operation: "update",
-        old_values: { name: before.name },
-        new_values: { name: after.name }
-      })
+      yield* audit.record(actor, before.organization_id, SsoGroupAudit.updated(before, after))
       return written(after)
     })
 
@@ -162,36 +155,18 @@ export const make = Effect.gen(function*() {
           etag: ssoGroupEtag({ name: input.name.trim() })
         })
         yield* repo.insert(group).pipe(Effect.catchTag("AlreadyExists", () => Effect.fail(nameTaken(group.name))))
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "user_roles" },
-          table_name: "sso_groups",
-          record_id: group.id,
-          operation: "create",
-          new_values: { name: group.name }
-        })
+        yield* audit.record(actor, organizationId, SsoGroupAudit.created(group))
         for (const [index, grant] of checked.entries()) {
           // One millisecond apart, so the roles list in the order they were given.
           const assignment = yield* grants.store(organizationId, { type: "sso_group", id: group.id }, grant, DateTime.add(now, { millis: index }), () =>
             ValidationFailed.single(`roles[${index}]`, "duplicate", `${grant.role} at this ${grant.scope.type} scope is listed twice`))
-          yield* audit.record(actor, organizationId, {
-            target: { resource: "user_roles" },
-            table_name: "role_assignments",
-            record_id: assignment.id,
-            operation: "create",
-            new_values: { sso_group: group.name, role: grant.role, scope_type: grant.scope.type, scope_id: grant.scope.id }
-          })
+          yield* audit.record(actor, organizationId, RoleGrantAudit.created({ holder: { sso_group: group.name }, assignment }))
         }
         return yield* one(organizationId, group)
-      })).pipe(grants.guard.audited(actor, organizationId, {
-        target: { resource: "user_roles" },
-        table_name: "sso_groups",
-        record_id: null,
-        operation: "create",
-        new_values: {
-          name: input.name,
-          roles: input.roles.map((grant) => ({ role: grant.role, scope_type: grant.scope.type, scope_id: grant.scope.id ?? null }))
-        }
-      })),
+      })).pipe(grants.guard.audited(actor, organizationId, SsoGroupAudit.refused("create", null, {
+        name: input.name,
+        roles: input.roles.map((grant) => ({ role: grant.role, scope_type: grant.scope.type, scope_id: grant.scope.id ?? null }))
+      }))),
     get: (organizationId, id) =>
       repo.findById(organizationId, id).pipe(found(id), Effect.flatMap((group) => one(organizationId, group))),
     list: (organizationId, request, fields) =>
@@ -206,13 +181,7 @@ export const make = Effect.gen(function*() {
           read: repo.findById(organizationId, id).pipe(found(id)),
           write: (before) => rename(actor, before, patch.name)
         }).pipe(Effect.flatMap((group) => one(organizationId, group)))
-      ).pipe(grants.guard.audited(actor, organizationId, {
-        target: { resource: "user_roles" },
-        table_name: "sso_groups",
-        record_id: id,
-        operation: "update",
-        new_values: { ...patch }
-      })),
+      ).pipe(grants.guard.audited(actor, organizationId, SsoGroupAudit.refused("update", id, { ...patch }))),
     renameByName: (actor, organizationId, name, newName) =>
       tx.withTransaction(
         conditionalWrite({
@@ -221,13 +190,11 @@ export const make = Effect.gen(function*() {
           read: repo.findByName(organizationId, name).pipe(found(name)),
           write: (before) => rename(actor, before, newName)
         }).pipe(Effect.flatMap((group) => one(organizationId, group)))
-      ).pipe(grants.guard.audited(actor, organizationId, {
-        target: { resource: "user_roles" },
-        table_name: "sso_groups",
-        record_id: null,
-        operation: "update",
-        new_values: { sso_group_name: name, new_sso_group_name: newName }
-      }))
+      ).pipe(grants.guard.audited(
+        actor,
+        organizationId,
+        SsoGroupAudit.refused("update", null, { sso_group_name: name, new_sso_group_name: newName })
+      ))
   })
 })
 

@@ -1,5 +1,7 @@
 /** Teams: named groups of members holding roles. */
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
+import * as Audited from "../audit/Audited.js"
+import type { RoleAssignment } from "../identity/RoleAssignment.js"
 import { OrganizationId, TeamId } from "../shared/Ids.js"
 
 export const MemberRole = Schema.Literal("admin", "editor", "viewer")
@@ -21,6 +23,20 @@ export class Team extends Schema.Class<Team>("Team")({
   /** Stored with the team; `teamEtag` of what an update can change. */
   etag: Schema.String
 }) {}
+
+/** What the audit log keeps of a team, and what its ETag covers. */
+export const teamValues = (team: Pick<Team, "name" | "is_all_users" | "default_member_role">) =>
+  Struct.pick(team, "name", "is_all_users", "default_member_role")
+
+export const TeamAudit = Audited.resource<Team>("teams", "teams", teamValues)
+
+/** A team's own role grant (`teams` / `team_roles`). */
+export const TeamRoleAudit = Audited.resource<RoleAssignment>("teams", "team_roles", (grant) => ({
+  team_id: grant.subject_id,
+  role: grant.role,
+  scope_type: grant.scope_type,
+  scope_id: grant.scope_id
+}))
 
 export class CreateTeam extends Schema.Class<CreateTeam>("CreateTeam")({
   name: TeamName,
@@ -56,6 +72,12 @@ export class TeamMember extends Schema.Class<TeamMember>("TeamMember")({
   role: MemberRole,
   added_at: Schema.DateTimeUtc
 }) {}
+
+export const TeamMemberAudit = Audited.resource<Pick<TeamMember, "id" | "team_id" | "type" | "identifier" | "role">>(
+  "teams",
+  "team_members",
+  (member) => ({ team_id: member.team_id, type: member.type, identifier: member.identifier, role: member.role })
+)
 
 export class AddTeamMember extends Schema.Class<AddTeamMember>("AddTeamMember")({
   identifier: Schema.String.pipe(

@@ -13,7 +13,7 @@ import type { Actor } from "../shared/Actor.js"
 import { AlreadyExists, Conflict, type Forbidden, type NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId, type TeamId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
-import { type AddTeamMember, memberTypeOf, TeamMember } from "./Domain.js"
+import { type AddTeamMember, memberTypeOf, TeamMember, TeamMemberAudit } from "./Domain.js"
 import { TeamMembersRepo } from "./Repo.js"
 import { Teams } from "./Teams.js"
 
@@ -85,21 +85,13 @@ export const make = Effect.gen(function*() {
           Effect.catchTag("AlreadyExists", () =>
             Effect.fail(new AlreadyExists({ message: `${member.identifier} is already a member of the team` })))
         )
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "teams" },
-          table_name: "team_members",
-          record_id: member.id,
-          operation: "create",
-          new_values: { team_id: team.id, type: member.type, identifier: member.identifier, role: member.role }
-        })
+        yield* audit.record(actor, organizationId, TeamMemberAudit.created(member))
         return member
-      })).pipe(guard.audited(actor, organizationId, {
-        target: { resource: "teams" },
-        table_name: "team_members",
-        record_id: null,
-        operation: "create",
-        new_values: { team_id: teamId, identifier: input.identifier, role: input.role ?? null }
-      }))
+      })).pipe(guard.audited(actor, organizationId, TeamMemberAudit.refused("create", null, {
+        team_id: teamId,
+        identifier: input.identifier,
+        role: input.role ?? null
+      })))
   })
 })
 

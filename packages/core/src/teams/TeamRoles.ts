@@ -6,11 +6,12 @@ import { Context, Effect, Either, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import { RoleAssignmentsRepo } from "../identity/Repo.js"
 import { makeGrants } from "../identity/Grants.js"
-import type { RoleAssignment, ScopedRole } from "../identity/RoleAssignment.js"
+import type { ScopedRole } from "../identity/RoleAssignment.js"
 import type { RoleGrant } from "../identity/Scope.js"
 import type { Actor } from "../shared/Actor.js"
 import { AlreadyExists, type Forbidden, NotFound, type StoreUnavailable, type ValidationFailed } from "../shared/Errors.js"
 import { type OrganizationId, parseId, RoleAssignmentId, type TeamId } from "../shared/Ids.js"
+import { TeamRoleAudit } from "./Domain.js"
 import { Transactor } from "../shared/Transactor.js"
 import { Teams } from "./Teams.js"
 
@@ -40,13 +41,6 @@ export class TeamRoles extends Context.Tag("@costline/core/TeamRoles")<
 
 const parseRoleId = parseId(RoleAssignmentId, "team_role")
 
-const grantValues = (teamId: TeamId, grant: RoleAssignment) => ({
-  team_id: teamId,
-  role: grant.role,
-  scope_type: grant.scope_type,
-  scope_id: grant.scope_id
-})
-
 export const make = Effect.gen(function*() {
   const teams = yield* Teams
   const assignments = yield* RoleAssignmentsRepo
@@ -60,22 +54,15 @@ export const make = Effect.gen(function*() {
         const team = yield* teams.get(organizationId, teamId)
         const grant = yield* grants.grant(actor, organizationId, { type: "team", id: team.id }, input, (duplicate) =>
           new AlreadyExists({ message: `the team already holds ${duplicate.role} at this ${duplicate.scope_type} scope` }))
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "teams" },
-          table_name: "team_roles",
-          record_id: grant.id,
-          operation: "create",
-          new_values: grantValues(team.id, grant)
-        })
+        yield* audit.record(actor, organizationId, TeamRoleAudit.created(grant))
         const [role] = yield* grants.named(organizationId, [grant])
         return role!
-      })).pipe(grants.guard.audited(actor, organizationId, {
-        target: { resource: "teams" },
-        table_name: "team_roles",
-        record_id: null,
-        operation: "create",
-        new_values: { team_id: teamId, role: input.role, scope_type: input.scope.type, scope_id: input.scope.id ?? null }
-      })),
+      })).pipe(grants.guard.audited(actor, organizationId, TeamRoleAudit.refused("create", null, {
+        team_id: teamId,
+        role: input.role,
+        scope_type: input.scope.type,
+        scope_id: input.scope.id ?? null
+      }))),
     revoke: (actor, organizationId, teamId, roleId) =>
       tx.withTransaction(Effect.gen(function*() {
         const team = yield* teams.get(organizationId, teamId)
@@ -86,13 +73,7 @@ export const make = Effect.gen(function*() {
           return yield* notFound
         }
         if (Option.isNone(yield* assignments.deleteById(organizationId, grant.value.id))) return yield* notFound
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "teams" },
-          table_name: "team_roles",
-          record_id: grant.value.id,
-          operation: "delete",
-          old_values: grantValues(team.id, grant.value)
-        })
+        yield* audit.record(actor, organizationId, TeamRoleAudit.deleted(grant.value))
       }))
   })
 })

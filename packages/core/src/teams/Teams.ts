@@ -14,15 +14,11 @@ import { newId, type OrganizationId, type TeamId } from "../shared/Ids.js"
 import type { KeysetRequest, OffsetRequest, Page, RequestFields } from "../shared/Listing.js"
 import type * as Precondition from "../shared/Precondition.js"
 import { Transactor } from "../shared/Transactor.js"
-import { type CreateTeam, Team, type TeamMember, type TeamPatch } from "./Domain.js"
+import { type CreateTeam, Team, TeamAudit, type TeamMember, type TeamPatch, teamValues } from "./Domain.js"
+
+export { teamValues } from "./Domain.js"
 import { makeTeamContentReader } from "./TeamContent.js"
 import { TeamsRepo } from "./Repo.js"
-
-export const teamValues = (team: Pick<Team, "name" | "is_all_users" | "default_member_role">) => ({
-  name: team.name,
-  is_all_users: team.is_all_users,
-  default_member_role: team.default_member_role
-})
 
 /**
  * What a team's `default_member_role` confers: on the all-users team, that role at organization
@@ -112,7 +108,7 @@ export const make = Effect.gen(function*() {
     Effect.all({ member_count: content.countMembers(team), role_count: content.countRoles(team) })
 
   /** Decides the change from the team as stored now and writes it if that is still current. */
-  const write = (actor: Actor, organizationId: OrganizationId, id: TeamId, patch: TeamPatch) => (before: Team) =>
+  const write = (actor: Actor, organizationId: OrganizationId, patch: TeamPatch) => (before: Team) =>
     Effect.gen(function*() {
       const changed = {
         name: patch.name?.trim() ?? before.name,
@@ -124,14 +120,7 @@ export const make = Effect.gen(function*() {
       }
       const after = new Team({ ...before, ...changed, updated_at: yield* DateTime.now, etag: teamEtag({ ...before, ...changed }) })
       if (!(yield* repo.update(after, before))) return stale
-      yield* audit.record(actor, organizationId, {
-        target: { resource: "teams" },
-        table_name: "teams",
-        record_id: id,
-        operation: "update",
-        old_values: teamValues(before),
-        new_values: teamValues(after)
-      })
+      yield* audit.record(actor, organizationId, TeamAudit.updated(before, after))
       return written(after)
     })
 
@@ -153,36 +142,18 @@ export const make = Effect.gen(function*() {
           Effect.catchTag("AlreadyExists", () =>
             Effect.fail(new AlreadyExists({ message: "the organization already has an all-users team" })))
         )
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "teams" },
-          table_name: "teams",
-          record_id: team.id,
-          operation: "create",
-          new_values: teamValues(team)
-        })
+        yield* audit.record(actor, organizationId, TeamAudit.created(team))
         return team
-      })).pipe(guard.audited(actor, organizationId, {
-        target: { resource: "teams" },
-        table_name: "teams",
-        record_id: null,
-        operation: "create",
-        new_values: { name: input.name, is_all_users: input.is_all_users, default_member_role: input.default_member_role }
-      })),
+      })).pipe(guard.audited(actor, organizationId, TeamAudit.refused("create", null, teamValues(input)))),
     get,
     update: (actor, organizationId, id, patch, precondition) =>
       tx.withTransaction(conditionalWrite({
         what: "the team",
         precondition,
         read: get(organizationId, id),
-        write: write(actor, organizationId, id, patch)
+        write: write(actor, organizationId, patch)
       })).pipe(
-        guard.audited(actor, organizationId, {
-          target: { resource: "teams" },
-          table_name: "teams",
-          record_id: id,
-          operation: "update",
-          new_values: { ...patch }
-        })
+        guard.audited(actor, organizationId, TeamAudit.refused("update", id, { ...patch }))
       ),
     details: (organizationId, id, query) =>
       Effect.gen(function*() {

@@ -13,7 +13,7 @@ import * as Precondition from "../shared/Precondition.js"
 import { CreateTeam } from "../teams/Domain.js"
 import { Teams } from "../teams/Teams.js"
 import { Attribution } from "../usage/AttributionService.js"
-import { raiseBudgetAlerts } from "../usage/BudgetAlerts.js"
+import { BudgetAlerts } from "../usage/BudgetAlerts.js"
 import {
   CreateUsageGroup,
   CreateUsageGroupSet,
@@ -593,10 +593,11 @@ export const usageContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
           usage("2024-05-01T00:00:00Z", 11, { warehouse_name: "ETL" }),
           usage("2024-05-01T00:00:00Z", 9, { warehouse_name: "BI" })
         ])
-        const raise = Effect.flatMap(
-          Effect.flatMap(Attribution, (attribution) => attribution.run(organization.id, set.id, Month.make("2024-05"))),
-          (report) => raiseBudgetAlerts(alice, report)
-        )
+        const raise = Effect.flatMap(BudgetAlerts, (alerts) =>
+          Effect.map(
+            alerts.raise(alice, organization.id, set.id, Month.make("2024-05")),
+            (run) => run.alerts.map((alert) => alert.result)
+          ))
         const [created] = yield* raise
         expect(created?._tag).toBe("Created")
         expect(created?.insight).toMatchObject({

@@ -6,6 +6,7 @@
  */
 import { Context, DateTime, Effect, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
+import * as Audited from "../audit/Audited.js"
 import type { AuditEntry } from "../audit/Domain.js"
 import type { Area } from "../identity/Domain.js"
 import { authorityOf, unknownAuthority } from "../identity/GrantGuard.js"
@@ -37,6 +38,8 @@ export const ticketLinkValues = (
   ticket_url: link.ticket_url,
   title: link.title
 })
+
+export const TicketLinkAudit = Audited.resource<TicketLink>("ticket_links", "ticket_links", ticketLinkValues)
 
 /** The area whose read access a linked item needs. */
 export const AREA_OF_ITEM: Record<LinkableItemType, Area> = {
@@ -112,13 +115,11 @@ export const make = Effect.gen(function*() {
 
   const create = (actor: Actor, organizationId: OrganizationId, input: TicketLinkCreate) =>
     Effect.zipRight(
-      mayReadItem(actor, input.item_type).pipe(Effect.catchAll(refused(actor, organizationId, {
-        target: { resource: "ticket_links" },
-        table_name: "ticket_links",
-        record_id: null,
-        operation: "create",
-        new_values: ticketLinkValues({ ...input, title: input.title ?? null })
-      }))),
+      mayReadItem(actor, input.item_type).pipe(Effect.catchAll(refused(
+        actor,
+        organizationId,
+        TicketLinkAudit.refused("create", null, ticketLinkValues({ ...input, title: input.title ?? null }))
+      ))),
       insert(actor, organizationId, input)
     )
 
@@ -144,13 +145,7 @@ export const make = Effect.gen(function*() {
             message: `${link.item_type} ${link.item_id} is already linked to ${link.provider} ticket ${link.ticket_id}`
           })
         )))
-      yield* audit.record(actor, organizationId, {
-        target: { resource: "ticket_links" },
-        table_name: "ticket_links",
-        record_id: link.id,
-        operation: "create",
-        new_values: ticketLinkValues(link)
-      })
+      yield* audit.record(actor, organizationId, TicketLinkAudit.created(link))
       return link
     }))
 

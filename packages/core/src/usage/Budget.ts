@@ -4,8 +4,6 @@
  * `no_budget` without one.
  */
 import { Schema } from "effect"
-import type { MonthlyTotal } from "./Attribution.js"
-import type { UsageGroupId } from "./Domain.js"
 
 export const BudgetStatus = Schema.Literal("on_track", "at_risk", "over_budget", "no_budget")
 export type BudgetStatus = typeof BudgetStatus.Type
@@ -34,30 +32,3 @@ export const budgetState = (spent: number, budget: number | null): BudgetState =
 
 /** Whether a `budget_exceeded` insight is due for this group and month. */
 export const raisesBudgetExceeded = (state: BudgetState): boolean => state.status === "over_budget"
-
-export interface GroupMonthBudget extends BudgetState {
-  readonly usage_group_id: UsageGroupId
-  readonly month: string
-}
-
-/**
- * The budget state of every group in every requested month (`YYYY-MM`), in the order given:
- * a group without attributed usage in a month has spent 0.
- */
-export const budgetReport = (
-  groups: ReadonlyArray<{ readonly id: UsageGroupId; readonly budget: number | null }>,
-  totals: ReadonlyArray<MonthlyTotal>,
-  months: ReadonlyArray<string>
-): ReadonlyArray<GroupMonthBudget> => {
-  const spent = new Map<string, number>()
-  for (const total of totals) {
-    if (total.usage_group_id !== null) spent.set(`${total.usage_group_id}/${total.month}`, total.credits)
-  }
-  return months.flatMap((month) =>
-    groups.map((group) => ({
-      usage_group_id: group.id,
-      month,
-      ...budgetState(spent.get(`${group.id}/${month}`) ?? 0, group.budget)
-    }))
-  )
-}

@@ -1,13 +1,27 @@
 /**
- * `budget_exceeded` insights from an attribution report: one per group and month over budget,
- * raised through `Insights.upsert`, so running a report again updates the same insight (keyed
- * by group and month) instead of adding one, and leaves its triage (status, assignee) alone.
+ * `BudgetAlerts.raise`: a month's attribution, then a `budget_exceeded` insight for every group
+ * over budget (Budget's one rule), raised through `Insights.upsert`, so raising again updates the
+ * same insight (keyed by group and month) instead of adding one, and leaves its triage (status,
+ * assignee) alone. The one operation behind `costline usage report` and
+ * `POST /v2/usage-group-sets/{id}/actions/raise-budget-alerts`.
  */
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { InsightUpsert } from "../insights/Domain.js"
+import type { UpsertResult } from "../insights/Repo.js"
 import { Insights } from "../insights/Insights.js"
 import type { Actor } from "../shared/Actor.js"
-import type { AttributionReport, GroupAttribution } from "./AttributionService.js"
+import type { NotFound, StoreUnavailable } from "../shared/Errors.js"
+import type { OrganizationId } from "../shared/Ids.js"
+import {
+  Attribution,
+  type AttributionOptions,
+  type AttributionReport,
+  type AttributionTimedOut,
+  type GroupAttribution
+} from "./AttributionService.js"
+import { raisesBudgetExceeded } from "./Budget.js"
+import type { UsageGroup, UsageGroupSetId } from "./Domain.js"
+import type { Month } from "./Month.js"
 
 /** Overspending by this share of the budget or more is `high` severity, less is `medium`. */
 export const HIGH_SEVERITY_OVERSPEND = 0.2
@@ -25,8 +39,8 @@ const microCredits = (value: number) => Math.round(value * 1e6) / 1e6
 
 /** The insight for a group over budget; none for any other status. */
 export const budgetExceededInsight = (report: AttributionReport, attribution: GroupAttribution): InsightUpsert | undefined => {
-  const { budget, group, status } = attribution
-  if (status !== "over_budget" || budget === null) return undefined
+  const { budget, group } = attribution
+  if (!raisesBudgetExceeded(attribution) || budget === null) return undefined
   const spent = microCredits(attribution.spent)
   const overspend = microCredits(spent - budget)
   return new InsightUpsert({
@@ -53,10 +67,44 @@ export const budgetExceededInsight = (report: AttributionReport, attribution: Gr
   })
 }
 
-/** Upserts the insight of every group over budget in the report; returns what each upsert did. */
-export const raiseBudgetAlerts = (actor: Actor, report: AttributionReport) =>
-  Effect.flatMap(Insights, (insights) =>
-    Effect.forEach(
-      report.groups.flatMap((attribution) => budgetExceededInsight(report, attribution) ?? []),
-      (insight) => insights.upsert(actor, report.set.organization_id, insight)
-    ))
+/** What raising did: the attribution it was based on, and each alert's upsert in precedence order. */
+export interface BudgetAlertsRun {
+  readonly report: AttributionReport
+  readonly alerts: ReadonlyArray<{ readonly group: UsageGroup; readonly result: UpsertResult }>
+}
+
+export class BudgetAlerts extends Context.Tag("@costline/core/BudgetAlerts")<
+  BudgetAlerts,
+  {
+    /** Attributes the month (`options` as for `Attribution.run`), then raises the alert of every group over budget. */
+    readonly raise: (
+      actor: Actor,
+      organizationId: OrganizationId,
+      setId: UsageGroupSetId,
+      month: Month,
+      options?: AttributionOptions
+    ) => Effect.Effect<BudgetAlertsRun, NotFound | StoreUnavailable | AttributionTimedOut>
+  }
+>() {}
+
+export const make = Effect.gen(function*() {
+  const attribution = yield* Attribution
+  const insights = yield* Insights
+
+  return BudgetAlerts.of({
+    raise: (actor, organizationId, setId, month, options) =>
+      Effect.gen(function*() {
+        const report = yield* attribution.run(organizationId, setId, month, options)
+        const alerts = yield* Effect.forEach(
+          report.groups.flatMap((group) => {
+            const insight = budgetExceededInsight(report, group)
+            return insight === undefined ? [] : [{ group: group.group, insight }]
+          }),
+          ({ group, insight }) => Effect.map(insights.upsert(actor, organizationId, insight), (result) => ({ group, result }))
+        )
+        return { report, alerts }
+      })
+  })
+})
+
+export const layer = Layer.effect(BudgetAlerts, make)

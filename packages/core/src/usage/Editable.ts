@@ -3,6 +3,7 @@
  * state the ETag covers, and how a merge patch applies. Pure.
  */
 import { type DateTime, Option } from "effect"
+import * as Audited from "../audit/Audited.js"
 import * as ETag from "../shared/ETag.js"
 import { type FilterExpression, type PatchUsageGroup, UsageGroup, type UsageGroupSet } from "./Domain.js"
 
@@ -21,6 +22,13 @@ export const groupValues = (group: Pick<UsageGroup, "name" | "budget" | "order" 
   order: group.order,
   filter_expression: group.filter_expression
 })
+
+export const UsageGroupSetAudit = Audited.resource<UsageGroupSet>("usage_group_sets", "usage_group_sets", setValues)
+
+export const UsageGroupAudit = Audited.resource<UsageGroup>("usage_group_sets", "usage_groups", (group) => ({
+  usage_group_set_id: group.usage_group_set_id,
+  ...groupValues(group)
+}))
 
 export const setEtag = (set: Parameters<typeof setValues>[0]): string => ETag.compute(setValues(set))
 export const groupEtag = (group: Parameters<typeof groupValues>[0]): string => ETag.compute(groupValues(group))

@@ -5,7 +5,6 @@
  */
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
-import type { AuditEntry } from "../audit/Domain.js"
 import type { Actor } from "../shared/Actor.js"
 import { conditionalWrite, stale, written } from "../shared/ConditionalWrite.js"
 import {
@@ -32,7 +31,7 @@ import {
   UsageGroupSet,
   type UsageGroupSetId
 } from "./Domain.js"
-import { applyPatch, groupEtag, groupValues, setEtag, setValues } from "./Editable.js"
+import { applyPatch, groupEtag, setEtag, UsageGroupAudit, UsageGroupSetAudit } from "./Editable.js"
 import * as FilterExpression from "./FilterExpression.js"
 import { type GroupPosition, UsageGroupsRepo } from "./Repo.js"
 
@@ -89,15 +88,6 @@ export class UsageGroups extends Context.Tag("@costline/core/UsageGroups")<
     ) => Io<void, NotFound | Precondition.Failed<P> | Conflict>
   }
 >() {}
-
-const groupEntry = (group: UsageGroup, operation: AuditEntry["operation"]): Omit<AuditEntry, "old_values" | "new_values"> => ({
-  target: { resource: "usage_group_sets" },
-  table_name: "usage_groups",
-  record_id: group.id,
-  operation
-})
-
-const auditedGroupValues = (group: UsageGroup) => ({ usage_group_set_id: group.usage_group_set_id, ...groupValues(group) })
 
 /** `[order, created_at in epoch milliseconds, id]`: the precedence key of a page's last group. */
 const GroupPositionSchema: Schema.Schema<GroupPosition, string> = Schema.transform(
@@ -159,13 +149,7 @@ export const make = Effect.gen(function*() {
           Effect.catchTag("AlreadyExists", () =>
             Effect.fail(new AlreadyExists({ message: `a usage group set named '${set.name}' already exists` })))
         )
-        yield* audit.record(actor, organizationId, {
-          target: { resource: "usage_group_sets" },
-          table_name: "usage_group_sets",
-          record_id: set.id,
-          operation: "create",
-          new_values: setValues(set)
-        })
+        yield* audit.record(actor, organizationId, UsageGroupSetAudit.created(set))
         return set
       })),
 
@@ -213,7 +197,7 @@ export const make = Effect.gen(function*() {
           etag: groupEtag(values)
         })
         yield* repo.insertGroup(group)
-        yield* audit.record(actor, organizationId, { ...groupEntry(group, "create"), new_values: auditedGroupValues(group) })
+        yield* audit.record(actor, organizationId, UsageGroupAudit.created(group))
         return group
       })),
 
@@ -227,11 +211,7 @@ export const make = Effect.gen(function*() {
             const next = applyPatch(current, patch, filter, now)
             if (next === current) return written(current)
             if (!(yield* repo.updateGroupIfEtag(next, current.etag))) return stale
-            yield* audit.record(actor, organizationId, {
-              ...groupEntry(next, "update"),
-              old_values: auditedGroupValues(current),
-              new_values: auditedGroupValues(next)
-            })
+            yield* audit.record(actor, organizationId, UsageGroupAudit.updated(current, next))
             return written(next)
           })
         return yield* conditionalWrite({ what: "the usage group", precondition, read: getGroup(organizationId, setId, id), write })
@@ -242,10 +222,7 @@ export const make = Effect.gen(function*() {
         const write = (current: UsageGroup) =>
           Effect.gen(function*() {
             if (!(yield* repo.deleteGroupIfEtag(organizationId, setId, id, current.etag))) return stale
-            yield* audit.record(actor, organizationId, {
-              ...groupEntry(current, "delete"),
-              old_values: auditedGroupValues(current)
-            })
+            yield* audit.record(actor, organizationId, UsageGroupAudit.deleted(current))
             return written(undefined)
           })
         return yield* conditionalWrite({ what: "the usage group", precondition, read: getGroup(organizationId, setId, id), write })

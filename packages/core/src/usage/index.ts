@@ -17,6 +17,6 @@ export {
   AttributionTimedOut,
   type GroupAttribution
 } from "./AttributionService.js"
-export { budgetExceededInsight, raiseBudgetAlerts } from "./BudgetAlerts.js"
+export { BudgetAlerts, type BudgetAlertsRun, budgetExceededInsight } from "./BudgetAlerts.js"
 export { type ImportSummary, UsageImport, type UsageSource } from "./UsageImport.js"
 export { UsageGroups } from "./UsageGroups.js"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Effect, FastCheck as fc, Option, TestClock } from "effect"
+import { DateTime, Effect, FastCheck as fc, TestClock } from "effect"
 import * as ViewDay from "../../src/insights/ViewDay.js"
 
 const DAY = 86_400_000
@@ -16,8 +16,6 @@ describe("ViewDay", () => {
       const after = yield* DateTime.now
       expect(ViewDay.dayKey(before)).toBe("2024-02-29")
       expect(ViewDay.dayKey(after)).toBe("2024-03-01")
-      expect(ViewDay.sameDay(before, after)).toBe(false)
-      expect(ViewDay.counts(Option.some(before), after)).toBe(true)
     }))
 
   it.effect("views from the first to the last millisecond of a day share one key", () =>
@@ -28,12 +26,7 @@ describe("ViewDay", () => {
       const last = yield* DateTime.now
       expect(ViewDay.dayKey(first)).toBe("2024-12-31")
       expect(ViewDay.dayKey(last)).toBe("2024-12-31")
-      expect(ViewDay.counts(Option.some(first), last)).toBe(false)
     }))
-
-  it("a user's first view always counts", () => {
-    expect(ViewDay.counts(Option.none(), at(0))).toBe(true)
-  })
 
   it("uses the UTC day, not the day of the DateTime's zone", () => {
     // 23:30 UTC on 1 January is already 2 January at +14:00.

@@ -1,7 +1,8 @@
 /**
  * Usage group sets and groups. v2: `POST /usage-group-sets`, `GET /usage-group-sets/{id}`, the
  * set's groups (`GET` a page in precedence order, `POST` one, `GET`/`PATCH`/`DELETE` one by id),
- * and two reads: `GET /usage-group-sets/{id}/attribution?month=` and `GET /usage-dimensions?scope=`.
+ * two reads: `GET /usage-group-sets/{id}/attribution?month=` and `GET /usage-dimensions?scope=`, and
+ * one action: `POST /usage-group-sets/{id}/actions/raise-budget-alerts` (`{ "month": "YYYY-MM" }`).
  * v1 (deprecated): create a set, read it with its groups, `PUT` and `DELETE` a group.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
@@ -25,6 +26,7 @@ import { integerParam } from "../QueryParams.js"
 import { OrganizationIdParam, SuccessorVersion, v1, v2 } from "../Versions.js"
 import {
   AttributionV2,
+  BudgetAlertsV2,
   DimensionPage,
   Success,
   UsageGroupPage,
@@ -41,6 +43,8 @@ const CREATE_SET = Access.write("usage_groups", change("usage_group_sets", "usag
 const CREATE_GROUP = Access.write("usage_groups", change("usage_group_sets", "usage_groups", "create"))
 const UPDATE_GROUP = Access.write("usage_groups", change("usage_group_sets", "usage_groups", "update", "usage_group_id"))
 const DELETE_GROUP = Access.write("usage_groups", change("usage_group_sets", "usage_groups", "delete", "usage_group_id"))
+/** Raising budget alerts writes insights: it needs what creating one does, and a refusal is audited as one. */
+const RAISE_ALERTS = Access.write("insights", change("insights", "insights", "create"))
 
 // Any text: the handlers answer 404 for one that is no id (see PathIds.ts).
 const SetIdParam = HttpApiSchema.param("usage_group_set_id", Schema.String)
@@ -58,6 +62,9 @@ export const UsageGroupsParams = Schema.Struct({
 })
 
 export const AttributionParams = Schema.Struct({ month: Month })
+
+export const RaiseBudgetAlerts = Schema.Struct({ month: Month })
+  .annotations({ identifier: "RaiseBudgetAlerts", parseOptions: { onExcessProperty: "error" } })
 
 export const DimensionsParams = Schema.Struct({
   scope: Schema.optionalWith(UsageScope, { default: () => "organization" as const })
@@ -130,6 +137,14 @@ export class UsageGroupsApi extends v2(
         .annotate(Requires, READ)
         .setUrlParams(AttributionParams)
         .addSuccess(AttributionV2)
+        .addError(Declared.AttributionTimedOut)
+    )
+    .add(
+      HttpApiEndpoint.post("raiseBudgetAlerts")`/usage-group-sets/${SetIdParam}/actions/raise-budget-alerts`
+        .annotate(Requires, RAISE_ALERTS)
+        .setPayload(RaiseBudgetAlerts)
+        .addSuccess(BudgetAlertsV2)
+        .addError(Declared.ValidationFailed)
         .addError(Declared.AttributionTimedOut)
     )
     .add(

@@ -1,6 +1,6 @@
 /** v2 usage group handlers (the tenant middleware checked the permission): call core, shape answers and headers. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Attribution, type UsageGroup, UsageDimensions, UsageGroups, type UsageGroupSet } from "@costline/core"
+import { Attribution, BudgetAlerts, type UsageGroup, UsageDimensions, UsageGroups, type UsageGroupSet } from "@costline/core"
 import { Effect } from "effect"
 import { AttributionTimeout } from "../../Options.js"
 import { CostlineApi } from "../Api.js"
@@ -10,7 +10,7 @@ import * as Preconditions from "../Preconditions.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 import { groupIdsOf, setIdOf } from "./PathIds.js"
-import { toAttributionV2, toGroupV2, toSetV2 } from "./Representation.js"
+import { toAttributionV2, toBudgetAlertsV2, toGroupV2, toSetV2 } from "./Representation.js"
 
 const setPath = (set: Pick<UsageGroupSet, "id">) => `${V2_PREFIX}/usage-group-sets/${set.id}`
 const groupPath = (group: UsageGroup) => `${V2_PREFIX}/usage-group-sets/${group.usage_group_set_id}/usage-groups/${group.id}`
@@ -22,6 +22,7 @@ export const UsageGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "usageGroup
   Effect.gen(function*() {
     const usageGroups = yield* UsageGroups
     const attribution = yield* Attribution
+    const budgetAlerts = yield* BudgetAlerts
     const attributionTimeout = yield* AttributionTimeout
 
     return handlers
@@ -82,6 +83,15 @@ export const UsageGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "usageGroup
           const setId = yield* setIdOf(path.usage_group_set_id)
           const report = yield* attribution.run(caller.organizationId, setId, urlParams.month, { timeout: attributionTimeout })
           return toAttributionV2(report)
+        }))
+      .handle("raiseBudgetAlerts", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const caller = yield* Caller
+          const setId = yield* setIdOf(path.usage_group_set_id)
+          const run = yield* budgetAlerts.raise(caller.actor, caller.organizationId, setId, payload.month, {
+            timeout: attributionTimeout
+          })
+          return toBudgetAlertsV2(run)
         }))
       .handle("listUsageDimensions", ({ urlParams }) =>
         Effect.gen(function*() {

@@ -1,7 +1,8 @@
 /** Core's usage group sets, groups and attribution reports in the v1 and v2 shapes. */
-import { type AttributionReport, UsageFilter, type UsageGroup, type UsageGroupSet } from "@costline/core"
+import { type AttributionReport, type BudgetAlertsRun, UsageFilter, type UsageGroup, type UsageGroupSet } from "@costline/core"
 import type {
   AttributionV2,
+  BudgetAlertsV2,
   UsageGroupSetDetailsV1,
   UsageGroupSetV1,
   UsageGroupSetV2,
@@ -71,4 +72,15 @@ export const toAttributionV2 = (report: AttributionReport): typeof AttributionV2
     status
   })),
   unattributed: report.unattributed
+})
+
+const ALERT_RESULT = { Created: "created", Updated: "updated", Unchanged: "unchanged" } as const
+
+export const toBudgetAlertsV2 = (run: BudgetAlertsRun): typeof BudgetAlertsV2.Type => ({
+  ...toAttributionV2(run.report),
+  alerts: run.alerts.map(({ group, result }) => ({
+    usage_group_id: group.id,
+    insight_id: result.insight.id,
+    result: ALERT_RESULT[result._tag]
+  }))
 })

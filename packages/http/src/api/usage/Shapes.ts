@@ -94,6 +94,20 @@ export const AttributionV2 = Schema.Struct({
   unattributed: Schema.Struct({ credits: Schema.Number, records: Schema.Int })
 }).annotations({ identifier: "UsageAttribution" })
 
+export const BudgetAlertV2 = Schema.Struct({
+  usage_group_id: UsageGroupId,
+  /** The group's `budget_exceeded` insight for the month. */
+  insight_id: Schema.String,
+  /** What raising did to it: `unchanged` when the attribution is what it already said. */
+  result: Schema.Literal("created", "updated", "unchanged")
+}).annotations({ identifier: "BudgetAlert" })
+
+/** The attribution the alerts were raised from, and one alert per group over budget. */
+export const BudgetAlertsV2 = Schema.Struct({
+  ...AttributionV2.fields,
+  alerts: Schema.Array(BudgetAlertV2)
+}).annotations({ identifier: "BudgetAlerts" })
+
 export const DimensionPage = Schema.Struct({
   scope: UsageScope,
   items: Schema.Array(UsageDimension),
