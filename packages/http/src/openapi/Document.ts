@@ -9,6 +9,7 @@ import type { RateLimitPolicy } from "@costline/core"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import type { DeprecationPolicy } from "../middleware/Deprecation.js"
 import * as Components from "./Components.js"
+import * as Examples from "./Examples.js"
 import { complete } from "./Operations.js"
 import { prune } from "./Prune.js"
 import { type Document, isReference, type JsonSchema, METHODS, type PathItem, type Tag } from "./Types.js"
@@ -17,6 +18,8 @@ export interface DocumentOptions {
   /** The policy in force, or undefined when rate limiting is off. */
   readonly rateLimit: RateLimitPolicy | undefined
   readonly deprecation: DeprecationPolicy
+  /** The organization the request examples are for (default `demo`). */
+  readonly exampleTenant?: string | undefined
 }
 
 export interface Documents {
@@ -32,8 +35,9 @@ const describeInfo = (version: ApiVersion, options: DocumentOptions): Document["
       version: "2.0.0",
       license,
       description: "Audit log export, insights, teams, SSO groups, user roles, usage groups, ticket links and " +
-        "warehouse credentials. Conventions (pagination, ETags, errors, rate limits): see docs/api.md. " +
-        "The interactive page is at `/docs`."
+        "warehouse credentials. Every operation is for the organization named in `x-tenant-id` and needs a bearer " +
+        "token of it (an API key or a user session). Lists are read page by page with `page_token`; updates send " +
+        "the resource's `ETag` back in `If-Match`; errors are `application/problem+json` with a stable `code`."
     }
   }
   return {
@@ -88,7 +92,8 @@ const forVersion = (generated: Document, version: ApiVersion, options: DocumentO
   return prune({
     openapi: "3.1.0",
     info: describeInfo(version, options),
-    servers: [{ url: "/", description: "This server" }],
+    // Relative to the document (`/cost/v2/openapi.json` → `/cost`): right under any base path.
+    servers: [{ url: "..", description: "This server" }],
     security: [{ [Components.SECURITY_SCHEME]: [] }],
     tags: tagsOf(paths, generated.tags),
     paths,
@@ -104,7 +109,11 @@ const forVersion = (generated: Document, version: ApiVersion, options: DocumentO
 export const make = (api: HttpApi.HttpApi.Any, options: DocumentOptions): Documents => {
   // The generator's types describe less than it emits; `Document` is the superset both share.
   const generated = OpenApi.fromApi(api as HttpApi.HttpApi.AnyWithProps) as unknown as Document
-  return { v2: forVersion(generated, "v2", options), v1: forVersion(generated, "v1", options) }
+  const examples = { tenant: options.exampleTenant ?? Examples.DEFAULT_TENANT }
+  return {
+    v2: Examples.apply(forVersion(generated, "v2", options), examples),
+    v1: Examples.apply(forVersion(generated, "v1", options), examples)
+  }
 }
 
 export { isReference }
