@@ -13,6 +13,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { demoTenant, type DemoTenant } from "../examples/shared/demoTenant.js"
 import { COST_PREFIX, HOST_GREETING } from "../examples/shared/host.js"
+import { checkDocsPage } from "./docsPage.js"
 
 /** A directory removed after the test file; returns the path of a file in it by name. */
 export const useTempDirectory = (): ((name: string) => string) => {
@@ -80,6 +81,10 @@ export const hostAndCostlineTests = (request: Fetch, tenant: () => DemoTenant) =
     expect(location.startsWith(`${COST_PREFIX}/v2/teams/`)).toBe(true)
     const read = await request(location, { headers: auth() })
     expect(await read.json()).toMatchObject({ name: "Platform" })
+  })
+
+  it("serves the docs page below the prefix: its files, both documents, their operations there too", async () => {
+    await checkDocsPage(request, COST_PREFIX)
   })
 
   it("leaves paths outside the prefix to the host", async () => {

@@ -28,6 +28,7 @@ import {
   type ApiOptions,
   attributionTimeoutLayer,
   authFailureLayer,
+  docsTenantLayer,
   metricsLayer,
   pipelineOptions,
   rateLimitPolicy,
@@ -72,5 +73,6 @@ export const ApiLive = <E>(options: ApiOptions<E>) =>
     Layer.provide(secretsLayer(options)),
     Layer.provide(options.store),
     Layer.provide(tracingLayer(options)),
-    Layer.provide(metricsLayer(options))
+    Layer.provide(metricsLayer(options)),
+    Layer.provide(docsTenantLayer(options))
   )

@@ -18,6 +18,7 @@ import { DEFAULT_POLICY, type DeprecationPolicy } from "./middleware/Deprecation
 import type { PipelineOptions } from "./middleware/Pipeline.js"
 import { type Metrics, ServerMetrics } from "./observability/Metrics.js"
 import { DEFAULT_READ_TIMEOUT } from "./middleware/ReadTimeout.js"
+import { ExampleTenant } from "./openapi/Examples.js"
 
 export interface ApiOptions<E = never> {
   /** The storage: any layer providing core's repositories (SQLite, Postgres, a test double). */
@@ -78,7 +79,16 @@ export interface ApiOptions<E = never> {
   readonly exposeMetrics?: boolean | undefined
   /** Least severe log level written (default `Info`); logs are JSON lines on stdout in every mode. */
   readonly logLevel?: LogLevel.LogLevel | undefined
+  /**
+   * The organization the OpenAPI documents' request examples are for, so that "Try it out" on the
+   * docs page works with its first click: `x-tenant-id`, v1's `{organization_id}`. Default `demo`
+   * (what `costline serve --demo` and `costline seed` create).
+   */
+  readonly docsTenant?: string | undefined
 }
+
+export const docsTenantLayer = (options: ApiOptions<unknown>): Layer.Layer<never> =>
+  options.docsTenant === undefined ? Layer.empty : Layer.succeed(ExampleTenant, options.docsTenant)
 
 export const DEFAULT_ATTRIBUTION_TIMEOUT = Duration.seconds(30)
 

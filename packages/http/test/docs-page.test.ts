@@ -5,23 +5,22 @@ import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { expect } from "vitest"
+import { checkDocsPage, loadedUrls, resolvePath } from "../../../test-support/docsPage.js"
 import { baseUrl, call, makeTestServer } from "./support/TestServer.js"
 
 const swaggerUiDist = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"))
 
-/** The URLs a page loads: `src` and `href` attribute values. */
-const loadedUrls = (html: string) => Array.from(html.matchAll(/(?:src|href)="([^"]+)"/g), ([, url]) => url!)
-
 layer(makeTestServer(), { excludeTestServices: true })("the docs page", (it) => {
-  it.effect("is an HTML page that loads only files of this server", () =>
+  it.effect("is an HTML page that loads only files of this server, by URLs relative to itself", () =>
     Effect.gen(function*() {
       const page = yield* call("GET", "/docs")
       expect(page.status).toBe(200)
       expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
       expect(page.headers.get("content-security-policy")).toContain("default-src 'self'")
       const urls = loadedUrls(page.text)
-      expect(urls).toContain("/docs/swagger-ui-bundle.js")
-      expect(urls.every((url) => url.startsWith("/docs/"))).toBe(true)
+      expect(urls).toContain("docs/swagger-ui-bundle.js")
+      // Relative, so that a host serving the API under a prefix serves a working page too.
+      expect(urls.every((url) => url.startsWith("docs/"))).toBe(true)
       expect(page.text).not.toMatch(/https?:\/\//)
     }))
 
@@ -30,22 +29,35 @@ layer(makeTestServer(), { excludeTestServices: true })("the docs page", (it) => 
       const page = yield* call("GET", "/docs")
       const base = yield* baseUrl
       for (const url of loadedUrls(page.text)) {
-        const asset = yield* Effect.promise(() => fetch(`${base}${url}`))
+        const path = resolvePath(url, "/docs")
+        const asset = yield* Effect.promise(() => fetch(`${base}${path}`))
         expect(asset.status).toBe(200)
         const bytes = Buffer.from(yield* Effect.promise(() => asset.arrayBuffer()))
-        const name = url.slice("/docs/".length)
+        const name = path.slice("/docs/".length)
         if (name !== "init.js") expect(bytes.equals(readFileSync(join(swaggerUiDist, name)))).toBe(true)
       }
       const css = yield* call("GET", "/docs/swagger-ui.css")
       expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8")
     }))
 
-  it.effect("starts Swagger UI on both documents of this server", () =>
+  it.effect("starts Swagger UI on both documents of this server, whose requests go to this server", () =>
     Effect.gen(function*() {
       const script = yield* call("GET", "/docs/init.js")
       expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8")
-      expect(script.text).toContain("\"/v2/openapi.json\"")
-      expect(script.text).toContain("\"/api/openapi.json\"")
+      const base = yield* baseUrl
+      const documents = yield* Effect.promise(() => checkDocsPage((path, init) => fetch(`${base}${path}`, init), ""))
+      expect(documents).toEqual(["/v2/openapi.json", "/api/openapi.json"])
+    }))
+
+  it.effect("is where / leads", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      for (const method of ["GET", "HEAD"]) {
+        const root = yield* Effect.promise(() => fetch(`${base}/`, { method, redirect: "manual" }))
+        expect(root.status).toBe(302)
+        expect(root.headers.get("location")).toBe("/docs")
+      }
+      expect((yield* call("POST", "/", { json: {} })).status).toBe(405)
     }))
 
   it.effect("serves no other file of the package, and only reads", () =>

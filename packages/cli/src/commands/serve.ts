@@ -88,7 +88,9 @@ export const serve = Command.make("serve", { port, host, database, demo }, (args
       metrics,
       exposeMetrics: observability.metrics._tag === "api",
       logLevel: observability.logLevel,
-      tracing: Option.isSome(otlp)
+      tracing: Option.isSome(otlp),
+      // The docs page's "Try it out" then works as printed below, with the first click.
+      ...(args.demo ? { docsTenant: DEMO_ORG } : {})
     }).pipe(
       Layer.merge(
         metrics !== undefined && observability.metrics._tag === "port"

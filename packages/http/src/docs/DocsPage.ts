@@ -1,15 +1,20 @@
 /**
  * The interactive documentation at `/docs`: Swagger UI from the installed `swagger-ui-dist`
  * package, its files read from node_modules (the machine may have no internet, and a docs page
- * should not call a CDN anyway), rendering both OpenAPI documents.
+ * should not call a CDN anyway), rendering both OpenAPI documents. Every URL the page uses is
+ * relative to the page, so it works unchanged under any prefix a host serves the API under.
  */
 import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { readFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
+import { V1_PREFIX, V2_PREFIX } from "../api/Versions.js"
 
 export const PATH = "/docs"
+
+/** The page's URLs, relative to `…/docs` itself: `docs/x` is `/docs/x`, `/cost/docs/x` under `/cost`. */
+const NAME = PATH.slice(1)
 
 /** The Swagger UI files the page loads; nothing else in the package is ever served. */
 const ASSETS: Readonly<Record<string, string>> = {
@@ -20,8 +25,6 @@ const ASSETS: Readonly<Record<string, string>> = {
   "favicon-16x16.png": "image/png"
 }
 
-export const assetNames: ReadonlyArray<string> = Object.keys(ASSETS)
-
 /** Where npm put swagger-ui-dist, as Node resolves it from this package. */
 const assetDirectory = () => dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"))
 
@@ -29,8 +32,8 @@ const assetDirectory = () => dirname(createRequire(import.meta.url).resolve("swa
 const INIT_SCRIPT = `window.onload = function () {
   window.ui = SwaggerUIBundle({
     urls: [
-      { url: "/v2/openapi.json", name: "v2" },
-      { url: "/api/openapi.json", name: "v1 (deprecated)" }
+      { url: "${V2_PREFIX.slice(1)}/openapi.json", name: "v2" },
+      { url: "${V1_PREFIX.slice(1)}/openapi.json", name: "v1 (deprecated)" }
     ],
     "urls.primaryName": "v2",
     dom_id: "#swagger-ui",
@@ -46,15 +49,15 @@ const HTML = `<!doctype html>
   <head>
     <meta charset="utf-8">
     <title>costline API</title>
-    <link rel="stylesheet" href="${PATH}/swagger-ui.css">
-    <link rel="icon" type="image/png" href="${PATH}/favicon-32x32.png" sizes="32x32">
-    <link rel="icon" type="image/png" href="${PATH}/favicon-16x16.png" sizes="16x16">
+    <link rel="stylesheet" href="${NAME}/swagger-ui.css">
+    <link rel="icon" type="image/png" href="${NAME}/favicon-32x32.png" sizes="32x32">
+    <link rel="icon" type="image/png" href="${NAME}/favicon-16x16.png" sizes="16x16">
   </head>
   <body>
     <div id="swagger-ui"></div>
-    <script src="${PATH}/swagger-ui-bundle.js"></script>
-    <script src="${PATH}/swagger-ui-standalone-preset.js"></script>
-    <script src="${PATH}/init.js"></script>
+    <script src="${NAME}/swagger-ui-bundle.js"></script>
+    <script src="${NAME}/swagger-ui-standalone-preset.js"></script>
+    <script src="${NAME}/init.js"></script>
   </body>
 </html>
 `
@@ -64,6 +67,13 @@ const SECURITY_HEADERS = {
   "content-security-policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
   "x-content-type-options": "nosniff"
 }
+
+/**
+ * `GET /` leads to the page. Absolute, so that under a base path the mount puts the prefix back
+ * on it as on every `Location`.
+ */
+export const ROOT = "/"
+export const toPage = HttpServerResponse.empty({ status: 302, headers: { location: PATH } })
 
 export const page = HttpServerResponse.text(HTML, { contentType: "text/html; charset=utf-8", headers: SECURITY_HEADERS })
 

@@ -1,8 +1,8 @@
 /**
- * The routes that are not API operations: the OpenAPI documents, the docs page and the health
- * probes. They are answered ahead of the API router (no credentials, no tenant, no rate limit),
- * so the router holds exactly the operations the documents describe. GET and HEAD only, at their
- * one spelling (as every route: see `RouteTable`).
+ * The routes that are not API operations: the OpenAPI documents, the docs page (and `/`, which
+ * leads to it) and the health probes. They are answered ahead of the API router (no credentials,
+ * no tenant, no rate limit), so the router holds exactly the operations the documents describe.
+ * GET and HEAD only, at their one spelling (as every route: see `RouteTable`).
  */
 import { type HttpApi, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { StoreHealth } from "@costline/core"
@@ -29,9 +29,10 @@ export const make = (
   Effect.gen(function*() {
     // Built on first request, not at start-up: generating both documents took ~120 ms of cold start.
     let documents: OpenApiDocuments.Documents | undefined
+    const exampleTenant = yield* OpenApiDocuments.ExampleTenant
     const document = (version: "v1" | "v2") =>
       Effect.sync(() => {
-        documents ??= OpenApiDocuments.make(api, options)
+        documents ??= OpenApiDocuments.make(api, { ...options, exampleTenant })
         return HttpServerResponse.unsafeJson(documents[version], { headers: { "cache-control": "no-cache" } })
       })
     const assets = DocsPage.makeAssets()
@@ -39,6 +40,7 @@ export const make = (
       [OPENAPI_PATHS.v2, document("v2")],
       [OPENAPI_PATHS.v1, document("v1")],
       [DocsPage.PATH, Effect.succeed(DocsPage.page)],
+      [DocsPage.ROOT, Effect.succeed(DocsPage.toPage)],
       [Health.LIVENESS_PATH, Effect.succeed(Health.liveness)],
       [Health.READINESS_PATH, Health.readiness],
       [Health.VERSION_PATH, Health.version]

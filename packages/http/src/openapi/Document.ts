@@ -9,6 +9,7 @@ import type { RateLimitPolicy } from "@costline/core"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import type { DeprecationPolicy } from "../middleware/Deprecation.js"
 import * as Components from "./Components.js"
+import * as Examples from "./Examples.js"
 import { complete } from "./Operations.js"
 import { normalize } from "./Normalize.js"
 import { prune } from "./Prune.js"
@@ -18,6 +19,8 @@ export interface DocumentOptions {
   /** The policy in force, or undefined when rate limiting is off. */
   readonly rateLimit: RateLimitPolicy | undefined
   readonly deprecation: DeprecationPolicy
+  /** The organization the request examples are for (default `demo`). */
+  readonly exampleTenant?: string | undefined
 }
 
 export interface Documents {
@@ -36,8 +39,9 @@ const describeInfo = (version: ApiVersion, options: DocumentOptions): Document["
       version: DESCRIPTION_VERSION,
       license,
       description: "Audit log export, insights, teams, SSO groups, user roles, usage groups, ticket links and " +
-        "warehouse credentials. Conventions (pagination, ETags, errors, rate limits): see docs/api.md. " +
-        "The interactive page is at `/docs`."
+        "warehouse credentials. Every operation is for the organization named in `x-tenant-id` and needs a bearer " +
+        "token of it (an API key or a user session). Lists are read page by page with `page_token`; updates send " +
+        "the resource's `ETag` back in `If-Match`; errors are `application/problem+json` with a stable `code`."
     }
   }
   return {
@@ -94,7 +98,8 @@ const forVersion = (generated: Document, version: ApiVersion, options: DocumentO
   return prune(normalize({
     openapi: "3.1.0",
     info: describeInfo(version, options),
-    servers: [{ url: "/", description: "This server" }],
+    // Relative to the document (`/cost/v2/openapi.json` → `/cost`): right under any base path.
+    servers: [{ url: "..", description: "This server" }],
     security: [
       version === "v2"
         ? { [Components.SECURITY_SCHEME]: [], [Components.TENANT_SCHEME]: [] }
@@ -116,7 +121,11 @@ const forVersion = (generated: Document, version: ApiVersion, options: DocumentO
 export const make = (api: HttpApi.HttpApi.Any, options: DocumentOptions): Documents => {
   // The generator's types describe less than it emits; `Document` is the superset both share.
   const generated = OpenApi.fromApi(api as HttpApi.HttpApi.AnyWithProps) as unknown as Document
-  return { v2: forVersion(generated, "v2", options), v1: forVersion(generated, "v1", options) }
+  const examples = { tenant: options.exampleTenant ?? Examples.DEFAULT_TENANT }
+  return {
+    v2: Examples.apply(forVersion(generated, "v2", options), examples),
+    v1: Examples.apply(forVersion(generated, "v1", options), examples)
+  }
 }
 
 export { isReference }

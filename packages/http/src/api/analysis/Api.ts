@@ -4,7 +4,7 @@
  * their own, and come before the insights group in `../Api.ts`, so `actions/...` is never read as
  * an `{insight_id}`.
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { AnalyzeQueryRequest, CodeChange, CodeChangeRequest, QueryInsightV2 } from "@costline/core"
 import { Schema } from "effect"
 import { Access, Requires } from "../Access.js"
@@ -17,8 +17,15 @@ export const QueryInsightList = Schema.Struct({
   row_count: Schema.Int
 }).annotations({ identifier: "QueryInsightList" })
 
+/** How the docs page and the documents name and describe this group. */
+const tag = OpenApi.annotations({
+  title: "Query analysis",
+  description: "Examine one query execution for optimization opportunities, and ask for a rewrite of a " +
+    "query that fixes one."
+})
+
 export class AnalysisApi extends v2(
-  HttpApiGroup.make("analysis")
+  HttpApiGroup.make("analysis").annotateContext(tag)
     .add(
       HttpApiEndpoint.post("analyzeQuery", "/insights/actions/analyze-query")
         .annotate(Requires, Access.read("insights"))

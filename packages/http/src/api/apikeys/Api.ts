@@ -3,7 +3,7 @@
  * (the token is in the 201 response, once), `DELETE /v2/api-keys/{api_key_id}` (revocation, 204).
  * A key used to create a key bounds it: no more access, no scope it does not hold itself.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Access as AccessLevel, ApiKey, ApiKeyScope } from "@costline/core"
 import { Schema, Struct } from "effect"
 import { Access, change, Requires } from "../Access.js"
@@ -34,8 +34,14 @@ const ApiKeyIdParam = HttpApiSchema.param("api_key_id", Schema.String)
 const manage = (operation?: "create" | "delete", recordIdParam?: string) =>
   Access.manageApiKeys(operation && change("api_keys", "api_keys", operation, recordIdParam))
 
+/** How the docs page and the documents name and describe this group. */
+const tag = OpenApi.annotations({
+  title: "API keys",
+  description: "The organization's API keys: create one (its token is shown once), list them, revoke one."
+})
+
 export class ApiKeysApi extends v2(
-  HttpApiGroup.make("apiKeys")
+  HttpApiGroup.make("apiKeys").annotateContext(tag)
     .add(
       HttpApiEndpoint.get("listApiKeys", "/api-keys")
         .annotate(Requires, manage())

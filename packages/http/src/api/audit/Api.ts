@@ -1,5 +1,5 @@
 /** `GET /v2/audit-logs`: the audit export, polled with an exactly-once page token. */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { AuditRecord } from "@costline/core"
 import { Schema, Struct } from "effect"
 import { Access, Requires } from "../Access.js"
@@ -16,8 +16,15 @@ export const AuditRecordV2 = Schema.Struct(Struct.omit(AuditRecord.fields, "orga
 /** `page_token` points just past the last item; null only when there were no items. */
 export const AuditLogPage = pageOf(AuditRecordV2, "AuditLogPage")
 
+/** How the docs page and the documents name and describe this group. */
+const tag = OpenApi.annotations({
+  title: "Audit logs",
+  description: "The organization's audit log for export: every change, sign-in and credential use, " +
+    "filtered by time, resource, operation and actor, read page by page."
+})
+
 export class AuditApi extends v2(
-  HttpApiGroup.make("audit").add(
+  HttpApiGroup.make("audit").annotateContext(tag).add(
     HttpApiEndpoint.get("exportAuditLogs", "/audit-logs")
       .annotate(Requires, Access.exportAudit)
       .setUrlParams(AuditLogsParams)

@@ -4,7 +4,7 @@
  * `PUT /api/dw-accounts/{dw_account_uuid}/credentials`, whose tenant is the credential's own.
  * No response ever carries key material: only the public key's fingerprint.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { AuthenticationMethod, CredentialsPut, DwAccountId, DwAccountPatch } from "@costline/core"
 import { Schema } from "effect"
 import { Access, type AttemptedChange, Requires } from "../Access.js"
@@ -38,8 +38,15 @@ const connectionUpdate = (recordIdParam: string): AttemptedChange => ({
 const DwAccountIdParam = HttpApiSchema.param("dw_account_id", Schema.String)
 const DwAccountUuidParam = HttpApiSchema.param("dw_account_uuid", Schema.String)
 
+/** How the docs page and the documents name and describe this group (both versions). */
+const tag = OpenApi.annotations({
+  title: "Warehouse accounts",
+  description: "Data-warehouse accounts: their names and the key-pair credentials used to connect to them " +
+    "(stored sealed, never returned)."
+})
+
 export class DwAccountsApi extends v2(
-  HttpApiGroup.make("dwAccounts")
+  HttpApiGroup.make("dwAccounts").annotateContext(tag)
     .add(
       HttpApiEndpoint.get("getDwAccount")`/dw-accounts/${DwAccountIdParam}`
         .annotate(Requires, Access.read("dw_accounts"))
@@ -57,7 +64,7 @@ export class DwAccountsApi extends v2(
 ) {}
 
 export class DwAccountsV1Api extends v1OwnTenant(
-  HttpApiGroup.make("dwAccountsV1").add(
+  HttpApiGroup.make("dwAccountsV1").annotateContext(tag).add(
     HttpApiEndpoint.put("putCredentials")`/dw-accounts/${DwAccountUuidParam}/credentials`
       .annotate(Requires, Access.write("dw_accounts", connectionUpdate("dw_account_uuid")))
       .setPayload(CredentialsPut)

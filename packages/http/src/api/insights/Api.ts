@@ -2,7 +2,7 @@
  * Insights: `GET /v2/insights`, `GET` and `PATCH /v2/insights/{insight_id}`,
  * `POST /v2/insights/{insight_id}/actions/viewed` and `POST /v2/insights/actions/query`.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Insight, InsightQuery, InsightUpdate } from "@costline/core"
 import { Schema } from "effect"
 import { Access, Requires } from "../Access.js"
@@ -18,6 +18,13 @@ const InsightIdParam = HttpApiSchema.param("insight_id", Schema.String)
 export const InsightPage = pageOf(Insight, "InsightPage")
 
 /** `GET` with an `If-None-Match` naming the current ETag: 304, no body. */
+/** How the docs page and the documents name and describe this group. */
+const tag = OpenApi.annotations({
+  title: "Insights",
+  description: "Optimization insights on the warehouse: list and filter them, aggregate them by dimension " +
+    "and measure, set their status and assignee, record that someone viewed one."
+})
+
 export class NotModified extends Schema.TaggedClass<NotModified>()("NotModified", {}) {}
 const NotModifiedResponse = NotModified.pipe(HttpApiSchema.asEmpty({ status: 304, decode: () => new NotModified() }))
 
@@ -30,7 +37,7 @@ export const InsightQueryResult = Schema.Struct({
 }).annotations({ identifier: "InsightQueryResult" })
 
 export class InsightsApi extends v2(
-  HttpApiGroup.make("insights")
+  HttpApiGroup.make("insights").annotateContext(tag)
     .add(
       HttpApiEndpoint.get("listInsights", "/insights")
         .annotate(Requires, Access.read("insights"))

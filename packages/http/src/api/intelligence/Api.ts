@@ -5,7 +5,7 @@
  * needs `dw_accounts` write access, which editors lack. Its body limit is raised by
  * `maxIngestBodyBytes`, not the API-wide one.
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { UsageFile } from "@costline/core"
 import { Schema } from "effect"
 import { Access } from "../Access.js"
@@ -47,8 +47,15 @@ export const DwIngestionSummary = Schema.Struct({
   insights_retired: Schema.Number
 }).annotations({ identifier: "DwIngestionSummary" })
 
+/** How the docs page and the documents name and describe this group. */
+const tag = OpenApi.annotations({
+  title: "Warehouse ingestion",
+  description: "Ingest the warehouse's account-usage exports (metering, query history, attribution): " +
+    "per-query cost, idle time and new insights."
+})
+
 export class IntelligenceApi extends v2(
-  HttpApiGroup.make("intelligence").add(
+  HttpApiGroup.make("intelligence").annotateContext(tag).add(
     HttpApiEndpoint.post("ingestDw", INGEST_PATH)
       .annotate(Requires, Access.write("dw_accounts", {
         target: { event_type: "organization" },

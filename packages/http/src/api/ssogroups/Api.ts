@@ -3,7 +3,7 @@
  * `GET` (extension) and `PATCH /v2/sso-groups/{sso_group_id}`. v1 (keyed by name):
  * `POST`, `GET /api/{organization_id}/sso-group-mappings` and `PUT …/{sso_group_name}`.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -71,8 +71,15 @@ const changes = (table_name: string, operation: AttemptedChange["operation"], re
 const read = Access.read("sso_groups")
 const create = Access.write("sso_groups", changes("sso_groups", "create"))
 
+/** How the docs page and the documents name and describe this group (both versions). */
+const tag = OpenApi.annotations({
+  title: "SSO groups",
+  description: "Groups of the organization's identity provider and the roles their members get when they " +
+    "sign in."
+})
+
 export class SsoGroupsApi extends v2(
-  HttpApiGroup.make("ssoGroups")
+  HttpApiGroup.make("ssoGroups").annotateContext(tag)
     .add(
       HttpApiEndpoint.post("createSsoGroup", "/sso-groups")
         .annotate(Requires, create)
@@ -108,7 +115,7 @@ export class SsoGroupsApi extends v2(
 ) {}
 
 export class SsoGroupsV1Api extends v1(
-  HttpApiGroup.make("ssoGroupsV1")
+  HttpApiGroup.make("ssoGroupsV1").annotateContext(tag)
     .add(
       HttpApiEndpoint.post("createSsoGroupMapping")`/${OrganizationIdParam}/sso-group-mappings`
         .annotate(Requires, create)

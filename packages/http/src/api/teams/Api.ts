@@ -4,7 +4,7 @@
  * `DELETE /v2/teams/{team_id}/roles/{role_id}`. v1: their deprecated twins under
  * `/api/{organization_id}/teams`.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { AddTeamMember, CreateTeam, MemberRole, MemberType, Role, RoleGrant, TeamId, TeamName, TeamPatch } from "@costline/core"
 import { Schema } from "effect"
 import { Access, type AttemptedChange, change, Requires } from "../Access.js"
@@ -95,8 +95,14 @@ const grantRole = Access.write("teams", changes("team_roles", "create"))
 const revokeRole = Access.write("teams", changes("team_roles", "delete", "role_id"))
 const readTeam = Access.read("teams")
 
+/** How the docs page and the documents name and describe this group (both versions). */
+const tag = OpenApi.annotations({
+  title: "Teams",
+  description: "Teams, their members, and the roles granted to a team (its members hold them)."
+})
+
 export class TeamsApi extends v2(
-  HttpApiGroup.make("teams")
+  HttpApiGroup.make("teams").annotateContext(tag)
     .add(
       HttpApiEndpoint.post("createTeam", "/teams")
         .annotate(Requires, createTeam)
@@ -147,7 +153,7 @@ export class TeamsApi extends v2(
 ) {}
 
 export class TeamsV1Api extends v1(
-  HttpApiGroup.make("teamsV1")
+  HttpApiGroup.make("teamsV1").annotateContext(tag)
     .add(
       HttpApiEndpoint.post("createTeam")`/${OrganizationIdParam}/teams`
         .annotate(Requires, createTeam)

@@ -2,7 +2,7 @@
  * Ticket links: `POST /v2/ticket-links`, and two extensions: `GET /v2/ticket-links?item_type=&item_id=`
  * (an item's links) and `GET /v2/ticket-links/{ticket_link_id}` (where `Location` points).
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { LinkedItemId, LinkableItemType, MAX_PAGE_SIZE, TicketLink, TicketLinkCreate } from "@costline/core"
 import { Schema, Struct } from "effect"
 import { Access, change, Requires } from "../Access.js"
@@ -28,8 +28,15 @@ export const TicketLinksParams = Schema.Struct({
 // Any text: an id that is not a UUID names no link, a 404 like any unknown id (see ../Ids.ts).
 const TicketLinkIdParam = HttpApiSchema.param("ticket_link_id", Schema.String)
 
+/** How the docs page and the documents name and describe this group. */
+const tag = OpenApi.annotations({
+  title: "Ticket links",
+  description: "Links from an insight, usage group, team or warehouse account to a ticket in Jira, Linear, " +
+    "GitHub, ServiceNow or another tracker."
+})
+
 export class TicketLinksApi extends v2(
-  HttpApiGroup.make("ticketLinks")
+  HttpApiGroup.make("ticketLinks").annotateContext(tag)
     .add(
       HttpApiEndpoint.post("createTicketLink", "/ticket-links")
         .annotate(

@@ -5,7 +5,7 @@
  * one action: `POST /usage-group-sets/{id}/actions/raise-budget-alerts` (`{ "month": "YYYY-MM" }`).
  * v1 (deprecated): create a set, read it with its groups, `PUT` and `DELETE` a group.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
   CreateUsageGroup,
   CreateUsageGroupSet,
@@ -78,8 +78,15 @@ export const UsageGroupPutV1 = Schema.Struct({ id: Schema.optional(UsageGroupId)
   .annotations({ parseOptions: { onExcessProperty: "error" } })
   .pipe(Schema.filter(notBothFilterForms))
 
+/** How the docs page and the documents name and describe this group (both versions). */
+const tag = OpenApi.annotations({
+  title: "Usage groups",
+  description: "Usage group sets and their groups (filter expressions over usage dimensions, budgets), the " +
+    "dimensions a filter can use, and a month's usage attributed to each group."
+})
+
 export class UsageGroupsApi extends v2(
-  HttpApiGroup.make("usageGroups")
+  HttpApiGroup.make("usageGroups").annotateContext(tag)
     .add(
       HttpApiEndpoint.post("createUsageGroupSet", "/usage-group-sets")
         .annotate(Requires, CREATE_SET)
@@ -159,7 +166,7 @@ const V2_SET = "/v2/usage-group-sets/:usage_group_set_id"
 const V2_GROUP = `${V2_SET}/usage-groups/:usage_group_id`
 
 export class UsageGroupsV1Api extends v1(
-  HttpApiGroup.make("usageGroupsV1")
+  HttpApiGroup.make("usageGroupsV1").annotateContext(tag)
     .add(
       HttpApiEndpoint.post("createUsageGroupSet")`/${OrganizationIdParam}/usage-group-sets`
         .annotate(Requires, CREATE_SET)

@@ -3,7 +3,7 @@
  * `DELETE /v2/users/{email}/roles/{role_id}`. v1: `GET /api/{organization_id}/users/{email}/roles`
  * and `DELETE …/roles/{user_role_id}`.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { RoleGrant } from "@costline/core"
 import { Schema } from "effect"
 import { Access, type AttemptedChange, change, Requires } from "../Access.js"
@@ -27,8 +27,15 @@ const changes = (operation: AttemptedChange["operation"], recordIdParam?: string
 
 const read = Access.read("users")
 
+/** How the docs page and the documents name and describe this group (both versions). */
+const tag = OpenApi.annotations({
+  title: "User roles",
+  description: "The roles a user holds (granted directly or through a team) and direct grants and " +
+    "revocations."
+})
+
 export class UserRolesApi extends v2(
-  HttpApiGroup.make("userRoles")
+  HttpApiGroup.make("userRoles").annotateContext(tag)
     .add(
       HttpApiEndpoint.get("listUserRoles")`/users/${EmailParam}/roles`
         .annotate(Requires, read)
@@ -54,7 +61,7 @@ export class UserRolesApi extends v2(
 ) {}
 
 export class UserRolesV1Api extends v1(
-  HttpApiGroup.make("userRolesV1")
+  HttpApiGroup.make("userRolesV1").annotateContext(tag)
     .add(
       HttpApiEndpoint.get("listUserRoles")`/${OrganizationIdParam}/users/${EmailParam}/roles`
         .annotate(Requires, read)
