@@ -9,6 +9,7 @@ import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { withStatementTimeout } from "./ConnectionUrl.js"
+import * as CredentialWatch from "./CredentialWatch.js"
 import { migrations } from "./migrations/index.js"
 import * as PgDialect from "./PgDialect.js"
 import * as PgRateLimits from "./PgRateLimits.js"
@@ -85,5 +86,6 @@ export const layer = (options: PgStoreOptions) =>
     transactor,
     migrate: options.migrate === false ? undefined : migrate,
     migrations,
-    rateLimits: PgRateLimits.layer
+    rateLimits: PgRateLimits.layer,
+    credentialChanges: CredentialWatch.layer
   })
