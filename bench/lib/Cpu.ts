@@ -6,6 +6,7 @@
  */
 import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
+import { isSteadyJs } from "./steady.mjs"
 
 /** Clock ticks per second (`getconf CLK_TCK`; 100 on Linux unless built otherwise). */
 const ticksPerSecond = (() => {
@@ -38,17 +39,5 @@ export const cpuMicros = (pid: number): number =>
 /** The smallest CPU time a warm-up sample should span: 25 clock ticks, so within 4% (a tick is the resolution). */
 export const MIN_MEASURED_CPU_MICROS = (25 * 1_000_000) / ticksPerSecond
 
-/**
- * Whether a server is warm: its CPU per request over the last `window` bursts varies by no more
- * than `tolerance` (relative to their mean), and the last is no lower than the one before by
- * more than that (still falling means the JIT is still at work).
- */
-export const isSteady = (samples: ReadonlyArray<number>, window = 3, tolerance = 0.08): boolean => {
-  if (samples.length < window) return false
-  const last = samples.slice(-window)
-  const mean = last.reduce((sum, value) => sum + value, 0) / window
-  if (!(mean > 0)) return false
-  const spread = (Math.max(...last) - Math.min(...last)) / mean
-  const falling = (last[window - 2]! - last[window - 1]!) / mean
-  return spread <= tolerance && falling <= tolerance / 2
-}
+/** Whether CPU per request has settled (see steady.mjs, shared with the in-process harness). */
+export const isSteady: (samples: ReadonlyArray<number>, window?: number, tolerance?: number) => boolean = isSteadyJs
