@@ -9,7 +9,7 @@ import { closeSync, openSync } from "node:fs"
 export const FILE_MODE = 0o600
 
 /** `:memory:` and SQLite's other special names are not files. */
-export const isFile = (filename: string) => filename !== "" && filename !== ":memory:" && !filename.startsWith("file:")
+const isFile = (filename: string) => filename !== "" && filename !== ":memory:" && !filename.startsWith("file:")
 
 export const createPrivately = (filename: string): void => {
   if (!isFile(filename)) return

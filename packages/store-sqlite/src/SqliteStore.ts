@@ -11,7 +11,6 @@ import { SqliteClient } from "@effect/sql-sqlite-node"
 import { SqlClient } from "@effect/sql/SqlClient"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { Context, Duration, Effect, Layer } from "effect"
-import * as CredentialWatch from "./CredentialWatch.js"
 import * as DatabaseFile from "./DatabaseFile.js"
 import { migrations } from "./migrations/index.js"
 import * as SqliteDialect from "./SqliteDialect.js"
@@ -60,6 +59,5 @@ export const layer = (options: SqliteStoreOptions) =>
     migrate: options.migrate === false ? undefined : migrate,
     migrations,
     // One process serves HTTP over a SQLite file, so its budgets live in memory.
-    rateLimits: MemoryRateLimitRepoLive,
-    credentialChanges: CredentialWatch.layer(options.filename)
+    rateLimits: MemoryRateLimitRepoLive
   })
