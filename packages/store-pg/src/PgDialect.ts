@@ -7,7 +7,7 @@
  * a cursor at a stamp misses nothing and repeats nothing, and no transaction elsewhere holds the
  * feed back. The proof is in docs/storage.md.
  */
-import { CREDENTIALS_CHANNEL, InvalidPageToken, type SortOrder } from "@costline/core"
+import { InvalidPageToken, type SortOrder } from "@costline/core"
 import { type AuditOrdering, type SqlFailure, SqlDialect } from "@costline/store-sql"
 import { SqlClient } from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -115,11 +115,5 @@ export const stampOrdering = (sql: SqlClient): AuditOrdering => {
 
 export const layer = Layer.effect(
   SqlDialect,
-  Effect.map(SqlClient, (sql) =>
-    SqlDialect.of({
-      classify,
-      boolean: (value) => value,
-      audit: stampOrdering(sql),
-      credentialsChanged: sql`SELECT pg_notify(${CREDENTIALS_CHANNEL}, '')`
-    }))
+  Effect.map(SqlClient, (sql) => SqlDialect.of({ classify, boolean: (value) => value, audit: stampOrdering(sql) }))
 )

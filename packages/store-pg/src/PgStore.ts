@@ -9,7 +9,6 @@ import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { withStatementTimeout } from "./ConnectionUrl.js"
-import * as CredentialWatch from "./CredentialWatch.js"
 import { migrations } from "./migrations/index.js"
 import * as PgDialect from "./PgDialect.js"
 import * as PgRateLimits from "./PgRateLimits.js"
@@ -86,6 +85,5 @@ export const layer = (options: PgStoreOptions) =>
     transactor,
     migrate: options.migrate === false ? undefined : migrate,
     migrations,
-    rateLimits: PgRateLimits.layer,
-    credentialChanges: CredentialWatch.layer
+    rateLimits: PgRateLimits.layer
   })

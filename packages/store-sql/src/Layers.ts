@@ -2,7 +2,7 @@
  * The one place where a SQL store is assembled: client → dialect → Transactor → migrations →
  * every core repository. Both stores call `makeStoreLayer` with their own parts.
  */
-import type { CredentialChanges, RateLimitRepo, Repositories, StoreUnavailable, Transactor } from "@costline/core"
+import type { RateLimitRepo, Repositories, StoreUnavailable, Transactor } from "@costline/core"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import { type Effect, Layer } from "effect"
 import type { MigrationFailed, Migrations } from "./Migrations.js"
@@ -65,22 +65,15 @@ export interface StoreParts<E> {
   readonly migrations: Migrations
   /** Rate-limit state: shared through the database (Postgres) or kept in this process (SQLite). */
   readonly rateLimits: Layer.Layer<RateLimitRepo, never, SqlClient | SqlDialect>
-  /** How this store tells that a credential changed (core's CredentialChanges); none: keys are not cached. */
-  readonly credentialChanges?: Layer.Layer<CredentialChanges, never, SqlClient> | Layer.Layer<never> | undefined
 }
 
 /** A store: the repositories core needs, plus the SqlClient for callers that run their own SQL. */
 export const makeStoreLayer = <E>(
   parts: StoreParts<E>
-): Layer.Layer<Repositories | SqlClient | CredentialChanges, E | MigrationFailed | StoreUnavailable> => {
+): Layer.Layer<Repositories | SqlClient, E | MigrationFailed | StoreUnavailable> => {
   const foundation = parts.transactor.pipe(Layer.provideMerge(parts.dialect), Layer.provideMerge(parts.client))
   const migrated = parts.migrate === undefined ? Layer.empty : Layer.effectDiscard(parts.migrate)
-  const credentialChanges: Layer.Layer<CredentialChanges, never, SqlClient> = (parts.credentialChanges ?? Layer.empty) as Layer.Layer<
-    CredentialChanges,
-    never,
-    SqlClient
-  >
-  return Layer.mergeAll(SqlRepositoriesLive, StoreHealth.layer(parts.migrations), parts.rateLimits, credentialChanges).pipe(
+  return Layer.mergeAll(SqlRepositoriesLive, StoreHealth.layer(parts.migrations), parts.rateLimits).pipe(
     Layer.provide(migrated),
     Layer.provideMerge(foundation)
   )

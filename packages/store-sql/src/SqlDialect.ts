@@ -5,7 +5,7 @@
 import type { InvalidPageToken, SortOrder } from "@costline/core"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
-import { Context, type Effect, type Either } from "effect"
+import { Context, type Either } from "effect"
 
 /** How a failed statement should be treated by a repository. */
 export type SqlFailure =
@@ -47,11 +47,5 @@ export class SqlDialect extends Context.Tag("@costline/store-sql/SqlDialect")<
     readonly classify: (error: SqlError) => SqlFailure
     readonly boolean: (value: boolean) => SqlValue
     readonly audit: AuditOrdering
-    /**
-     * Run in the transaction that revokes a credential, where other processes need telling
-     * (Postgres: a NOTIFY on core's CREDENTIALS_CHANNEL, delivered at COMMIT). SQLite needs
-     * none: the file's change counter tells every connection.
-     */
-    readonly credentialsChanged?: Effect.Effect<unknown, SqlError> | undefined
   }
 >() {}

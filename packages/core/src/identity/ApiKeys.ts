@@ -3,7 +3,7 @@
  * stored as a hash. A key created on behalf of a principal carries no more than that principal
  * holds (ApiKeyBounds); a refused creation is audited as a failure.
  */
-import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Context, DateTime, Effect, Layer, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { AuditEntry } from "../audit/Domain.js"
 import { Actor } from "../shared/Actor.js"
@@ -12,7 +12,6 @@ import { type ApiKeyId, newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import * as ApiKeyBounds from "./ApiKeyBounds.js"
 import * as ApiToken from "./ApiToken.js"
-import { CredentialChanges } from "./CredentialChanges.js"
 import { type Access, ApiKey, ApiKeyScope, type Principal } from "./Domain.js"
 import { Organizations } from "./Organizations.js"
 import { changedBy } from "./Permissions.js"
@@ -94,8 +93,6 @@ export const make = Effect.gen(function*() {
       Effect.zipRight(new Forbidden({ message: why }))
     )
 
-  const changes = Option.getOrUndefined(yield* Effect.serviceOption(CredentialChanges))
-  /** Once committed, this process's own verified keys are dropped at once (other processes: see CredentialChanges). */
   const revoke = (actor: Actor, organizationId: OrganizationId, id: ApiKeyId) =>
     tx.withTransaction(Effect.gen(function*() {
       const now = yield* DateTime.now
@@ -110,7 +107,7 @@ export const make = Effect.gen(function*() {
         old_values: { revoked_at: null },
         new_values: { revoked_at: DateTime.formatIso(now) }
       })
-    })).pipe(Effect.ensuring(Effect.sync(() => changes?.changed())))
+    }))
 
   return ApiKeys.of({
     create: (actor, organizationId, input, onBehalfOf) =>

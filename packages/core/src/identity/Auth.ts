@@ -5,8 +5,7 @@
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { Forbidden, type StoreUnavailable, Unauthorized } from "../shared/Errors.js"
 import * as ApiToken from "./ApiToken.js"
-import { CredentialChanges, VERIFIED_KEY_MAX_AGE } from "./CredentialChanges.js"
-import type { ApiKey, Principal } from "./Domain.js"
+import type { Principal } from "./Domain.js"
 import { organizationWide } from "./EffectiveRoles.js"
 import { ApiKeysRepo, SessionsRepo, UsersRepo } from "./Repo.js"
 import { makeEffectiveRolesReader } from "./RoleSources.js"
@@ -28,52 +27,11 @@ const BEARER = /^Bearer[ ]+(\S+)\s*$/i
 /** How fresh a key's `last_used_at` is kept: one write per key per interval, not per request. */
 export const LAST_USED_RESOLUTION = Duration.minutes(1)
 
-/** Verified keys kept at most; past it the cache starts over (keys are re-verified on use). */
-const MAX_CACHED_KEYS = 10_000
-
-interface Verified {
-  readonly key: ApiKey
-  /** The store's credential stamp the key was read under. */
-  readonly stamp: number
-  readonly verifiedAtMs: number
-  /** `last_used_at` as this process last recorded it. */
-  lastUsedAt: DateTime.Utc | null
-}
-
-/**
- * API keys read from the store, by token hash, reused while the store's credential stamp is
- * unchanged and for at most VERIFIED_KEY_MAX_AGE: a key lookup is most of what authenticating
- * costs. The stamp is read before the store is, so a revocation committed in between is seen.
- */
-const makeVerifiedKeys = (changes: CredentialChanges["Type"] | undefined) => {
-  const cache = new Map<string, Verified>()
-  const maxAgeMs = Duration.toMillis(VERIFIED_KEY_MAX_AGE)
-  return {
-    /** The current stamp, and the cached verification still good under it. */
-    lookup: (hash: string, nowMs: number) => {
-      const stamp = changes?.stamp()
-      if (stamp === undefined) return { stamp, verified: undefined }
-      const verified = cache.get(hash)
-      return verified !== undefined && verified.stamp === stamp && nowMs - verified.verifiedAtMs < maxAgeMs
-        ? { stamp, verified }
-        : { stamp, verified: undefined }
-    },
-    remember: (hash: string, key: ApiKey, stamp: number | undefined, nowMs: number): Verified => {
-      const verified: Verified = { key, stamp: stamp ?? -1, verifiedAtMs: nowMs, lastUsedAt: key.last_used_at }
-      if (stamp === undefined) return verified
-      if (cache.size >= MAX_CACHED_KEYS) cache.clear()
-      cache.set(hash, verified)
-      return verified
-    }
-  }
-}
-
 export const make = Effect.gen(function*() {
   const apiKeys = yield* ApiKeysRepo
   const sessions = yield* SessionsRepo
   const users = yield* UsersRepo
   const effectiveRoles = yield* makeEffectiveRolesReader
-  const verifiedKeys = makeVerifiedKeys(Option.getOrUndefined(yield* Effect.serviceOption(CredentialChanges)))
 
   const live = (now: DateTime.Utc, expires: DateTime.Utc | null, revoked: DateTime.Utc | null) =>
     revoked === null && (expires === null || DateTime.lessThan(now, expires))
@@ -87,19 +45,10 @@ export const make = Effect.gen(function*() {
       const now = yield* DateTime.now
       const hash = ApiToken.hash(token)
       if (kind === "api_key") {
-        const nowMs = DateTime.toEpochMillis(now)
-        const cached = verifiedKeys.lookup(hash, nowMs)
-        let verified = cached.verified
-        if (verified === undefined) {
-          const found = yield* apiKeys.findByHash(hash).pipe(Effect.map(Option.getOrUndefined))
-          if (found === undefined) return yield* unauthorized
-          verified = verifiedKeys.remember(hash, found, cached.stamp, nowMs)
-        }
-        const key = verified.key
-        if (!live(now, key.expires_at, key.revoked_at)) return yield* unauthorized
+        const key = yield* apiKeys.findByHash(hash).pipe(Effect.map(Option.getOrUndefined))
+        if (key === undefined || !live(now, key.expires_at, key.revoked_at)) return yield* unauthorized
         const staleBefore = DateTime.subtractDuration(now, LAST_USED_RESOLUTION)
-        if (verified.lastUsedAt === null || DateTime.lessThan(verified.lastUsedAt, staleBefore)) {
-          verified.lastUsedAt = now
+        if (key.last_used_at === null || DateTime.lessThan(key.last_used_at, staleBefore)) {
           // Bookkeeping: a store too busy to record it must not refuse the request.
           yield* apiKeys.touch(key.id, DateTime.toDateUtc(now), DateTime.toDateUtc(staleBefore)).pipe(Effect.ignore)
         }

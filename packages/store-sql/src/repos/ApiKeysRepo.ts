@@ -18,7 +18,7 @@ const toApiKey = trustedRow(
 )
 
 export const make = Effect.gen(function*() {
-  const { dialect, errors, sql, trustedReader, write } = yield* RepoContext
+  const { errors, sql, trustedReader, write } = yield* RepoContext
   const apiKeys = trustedReader(toApiKey)
   const columns = sql.literal("id, organization_id, name, access, scopes, prefix, created_at, expires_at, revoked_at, last_used_at")
 
@@ -62,12 +62,7 @@ export const make = Effect.gen(function*() {
       write(
         sql`UPDATE api_keys SET revoked_at = ${isoText(at)}
             WHERE organization_id = ${organizationId} AND id = ${id} AND revoked_at IS NULL
-            RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          // Other processes drop their verified copy of the key (see core's CredentialChanges).
-          Effect.tap((revoked) => (revoked && dialect.credentialsChanged !== undefined ? dialect.credentialsChanged : Effect.void)),
-          errors.orUnavailable
-        )
+            RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), errors.orUnavailable)
       )
   })
 })
