@@ -7,6 +7,8 @@
  *   npm run bench -- --out /tmp/other.json
  *   npm run bench -- --scenarios audit_export,insight_get
  *   npm run bench -- --profile         # costline runs under --cpu-prof: bench/profiles/ (git-ignored)
+ *   npm run bench -- --smoke           # seconds: a tiny data set, short runs; checks the harness end to end
+ *   npm run bench -- --costline /work/main/packages/cli/bin/costline.js   # measure another build as "ours"
  *
  * Postgres is `COSTLINE_BENCH_PG_URL` (may CREATE DATABASE) or an embedded server started here.
  */
@@ -30,7 +32,10 @@ const BENCH = dirname(fileURLToPath(import.meta.url))
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
   options: {
+    help: { type: "boolean", default: false },
     quick: { type: "boolean", default: false },
+    smoke: { type: "boolean", default: false },
+    costline: { type: "string" },
     stores: { type: "string", default: "sqlite,postgres" },
     out: { type: "string" },
     profile: { type: "boolean", default: false },
@@ -38,10 +43,35 @@ const { values: flags } = parseArgs({
   }
 })
 
-const settings = flags.quick
-  ? { auditRecords: 100_000, insights: 20_000, usageRecords: 50_000, seconds: 1, connections: [1, 64] }
-  : { auditRecords: 1_000_000, insights: 100_000, usageRecords: 1_000_000, seconds: 2.5, connections: [1, 16, 64] }
-const outPath = resolve(flags.out ?? join(BENCH, "results", "latest.json"))
+if (flags.help) {
+  console.log(`npm run bench -- [options]   (see docs/performance.md)
+  --quick                 100k audit records, 1 s runs at 1 and 64 connections (< 3 min on a quiet machine)
+  --smoke                 a tiny data set and short runs: checks the harness end to end (figures are not meant to be read)
+  --stores sqlite,postgres
+  --scenarios a,b         ${allScenarioNames()}
+  --out <file.json>       default bench/results/latest.json (smoke: bench/results/smoke.json)
+  --profile               costline under --cpu-prof, profiles in bench/profiles/
+  --costline <bin>        another costline build as "ours" (an A/B against a checkout of main)
+Every row reports requests per second and, from each server process's own CPU time (/proc), CPU µs per request.`)
+  process.exit(0)
+}
+
+const mode = flags.smoke ? "smoke" : flags.quick ? "quick" : "full"
+const settings = {
+  full: {
+    auditRecords: 1_000_000, insights: 100_000, usageRecords: 1_000_000, seconds: 2.5, connections: [1, 16, 64],
+    warmUpBurstSeconds: 1, warmUpSeconds: 30
+  },
+  quick: {
+    auditRecords: 100_000, insights: 20_000, usageRecords: 50_000, seconds: 1, connections: [1, 64],
+    warmUpBurstSeconds: 0.5, warmUpSeconds: 15
+  },
+  smoke: {
+    auditRecords: 2_000, insights: 2_000, usageRecords: 2_000, seconds: 0.3, connections: [1, 8],
+    warmUpBurstSeconds: 0.3, warmUpSeconds: 1
+  }
+}[mode]
+const outPath = resolve(flags.out ?? join(BENCH, "results", mode === "smoke" ? "smoke.json" : "latest.json"))
 const stores = flags.stores.split(",").map((name) => name.trim()) as Array<StoreKind>
 // usage_attribution first: its peak RSS must be the attribution's, not what the load scenarios
 // leave resident (a process's RSS rarely shrinks once its heap has grown).
@@ -54,6 +84,9 @@ const allScenarios: ReadonlyArray<AnyScenario> = [
   insightPatch,
   insightsQuery
 ]
+function allScenarioNames() {
+  return allScenarios.map((scenario) => scenario.name).join(", ")
+}
 const selectScenarios = (names: string | undefined): ReadonlyArray<AnyScenario> => {
   if (names === undefined) return allScenarios
   const wanted = names.split(",").map((name) => name.trim()).filter((name) => name !== "")
@@ -72,20 +105,27 @@ const log = (message: string) => process.stderr.write(`[bench ${new Date().toISO
 /** Figures of the processes themselves: cold start, memory at idle and its peak under load. */
 const processRows = (
   store: StoreKind,
-  servers: { ours: RunningServer; baseline: RunningServer },
-  idle: { ours: number; baseline: number }
+  servers: { ours: RunningServer; baseline: RunningServer; peer: RunningServer | undefined },
+  idle: { ours: number; baseline: number; peer: number | undefined }
 ): Array<ResultRow> => {
-  const figure = (name: string, unit: string, ours: number, baseline: number, connections: number | null) =>
-    row({ name, store, connections, unit, ours, baseline, p50_ms: null, p99_ms: null, baseline_p50_ms: null, baseline_p99_ms: null })
+  const figure = (name: string, unit: string, ours: number, baseline: number, connections: number | null, peer?: number) =>
+    row({
+      name, store, connections, unit, ours, baseline, p50_ms: null, p99_ms: null, baseline_p50_ms: null, baseline_p99_ms: null,
+      peer: peer ?? null
+    })
+  const peer = servers.peer
   const loads = scenarios.flatMap((s) => (s.kind === "timed" ? [1] : s.connections ?? settings.connections))
   // The peak is the process's high-water mark, reached under the heaviest load of the run.
   const peak = loads.length === 0 ? null : Math.max(...loads)
   return [
-    figure("cold_start", "ms", servers.ours.coldStartMs, servers.baseline.coldStartMs, null),
-    figure("rss_idle", "MB", idle.ours, idle.baseline, null),
-    figure("rss_peak", "MB", servers.ours.memory().peakRssMb, servers.baseline.memory().peakRssMb, peak)
+    figure("cold_start", "ms", servers.ours.coldStartMs, servers.baseline.coldStartMs, null, peer?.coldStartMs),
+    figure("rss_idle", "MB", idle.ours, idle.baseline, null, idle.peer),
+    figure("rss_peak", "MB", servers.ours.memory().peakRssMb, servers.baseline.memory().peakRssMb, peak, peer?.memory().peakRssMb)
   ]
 }
+
+/** The peer serves only the insight routes: it is ready at its first insight page. */
+const peerProbe = (headers: Record<string, string>) => ({ path: "/v2/insights?max_results=1", headers })
 
 const benchStore = async (target: StoreTarget): Promise<Array<ResultRow>> => {
   log(`${target.kind}: seeding ${sizes.auditRecords} audit records, ${sizes.insights} insights, ${sizes.usageRecords} usage records`)
@@ -98,12 +138,15 @@ const benchStore = async (target: StoreTarget): Promise<Array<ResultRow>> => {
   if (flags.profile) mkdirSync(profileDir, { recursive: true })
   const ours = await startServer("ours", {
     databaseUrl: target.url,
+    costline: flags.costline === undefined ? undefined : resolve(flags.costline),
     probe,
     ...(flags.profile ? { nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${target.kind}.cpuprofile`] } : {})
   })
   const baseline = await startServer("baseline", { databaseUrl: target.url, probe })
+  const wantsPeer = scenarios.some((scenario) => scenario.kind !== "timed" && scenario.peer === true)
+  const peer = wantsPeer ? await startServer("peer", { databaseUrl: target.url, probe: peerProbe(headers) }) : undefined
   try {
-    const idle = { ours: ours.memory().rssMb, baseline: baseline.memory().rssMb }
+    const idle = { ours: ours.memory().rssMb, baseline: baseline.memory().rssMb, peer: peer?.memory().rssMb }
     const context: ScenarioContext = { store: target.kind, seeded, headers }
     const rows: Array<ResultRow> = []
     for (const scenario of scenarios) {
@@ -111,13 +154,14 @@ const benchStore = async (target: StoreTarget): Promise<Array<ResultRow>> => {
       rows.push(
         ...scenario.kind === "timed"
           ? await measureTimed(scenario, context, { ours, baseline })
-          : await measure(scenario, context, { ours, baseline }, settings)
+          : await measure(scenario, context, { ours, baseline, peer }, settings)
       )
     }
-    return [...rows, ...processRows(target.kind, { ours, baseline }, idle)]
+    return [...rows, ...processRows(target.kind, { ours, baseline, peer }, idle)]
   } finally {
     await ours.stop()
     await baseline.stop()
+    await peer?.stop()
   }
 }
 
@@ -133,7 +177,8 @@ const main = async () => {
   }
   console.log(table(rows))
   writeResults(outPath, rows, {
-    mode: flags.quick ? "quick" : "full",
+    mode,
+    ...(flags.costline === undefined ? {} : { costline: resolve(flags.costline) }),
     audit_records: sizes.auditRecords,
     usage_records: sizes.usageRecords
   })

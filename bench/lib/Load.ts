@@ -19,6 +19,8 @@ export interface LoadPlan {
 }
 
 export interface LoadResult {
+  /** Requests answered over the run. */
+  readonly requests: number
   readonly requestsPerSecond: number
   readonly p50Ms: number
   readonly p99Ms: number
@@ -37,5 +39,5 @@ export const drive = async (origin: string, plan: LoadPlan): Promise<LoadResult>
   if (failed > 0) {
     throw new Error(`${origin}${first.path}: ${failed} of ${result.requests.total} requests failed (non-2xx ${result.non2xx})`)
   }
-  return { requestsPerSecond: result.requests.total / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99 }
+  return { requests: result.requests.total, requestsPerSecond: result.requests.total / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99 }
 }

@@ -1,38 +1,64 @@
 /**
- * A scenario measured A-B-A-B: costline, baseline, costline, baseline at each connection count,
- * so that whatever else the machine does in the meantime weighs on both alike. Each figure is
- * the mean of a server's two runs.
+ * A scenario measured in rounds: costline, baseline (and the peer where it serves the scenario),
+ * then again, at each connection count, so that whatever else the machine does in the meantime
+ * weighs on all alike. Each figure is the mean of a server's runs. Before measuring, each server
+ * is driven until its CPU per request is steady (the JIT of a large program takes seconds of load
+ * to settle); CPU per request is each server process's own CPU time over its runs, divided by the
+ * requests it answered.
  */
 import { isDeepStrictEqual } from "node:util"
 import { assertSameAnswer, send } from "./Answer.js"
+import { isSteady, MIN_MEASURED_CPU_MICROS } from "./Cpu.js"
 import { drive, type LoadResult, type Request } from "./Load.js"
 import { type ResultRow, row } from "./Report.js"
 import type { Scenario, ScenarioContext } from "./Scenario.js"
-import type { ServerPair } from "./Servers.js"
+import type { RunningServer, ServerPair } from "./Servers.js"
 
 export interface MeasureOptions {
   readonly connections: ReadonlyArray<number>
   readonly seconds: number
+  /** Warm-up: bursts of this length until CPU per request is steady, for at most `warmUpSeconds`. */
+  readonly warmUpBurstSeconds: number
+  readonly warmUpSeconds: number
 }
 
 const ROUNDS = 2
-/** Sequential requests before measuring: lets V8 optimise and caches fill on both servers. */
-const WARM_UP_REQUESTS = 30
 
-/** Both servers' first answers must be the same (same records, same page token). */
-const checkSameAnswer = async (scenario: Scenario, servers: ServerPair, requests: Requests) => {
-  const ours = await send(servers.ours.origin, requests.ours())
-  const baseline = await send(servers.baseline.origin, requests.baseline())
-  if (scenario.sameAnswer !== false) assertSameAnswer(scenario.name, { ours, baseline }, isDeepStrictEqual)
+type Side = "ours" | "baseline" | "peer"
+type Requests = Record<Side, () => Request>
+
+interface Run extends LoadResult {
+  readonly cpuMicrosPerRequest: number
 }
 
-const warmUp = async (origin: string, next: () => Request) => {
-  for (let n = 0; n < WARM_UP_REQUESTS; n++) await send(origin, next())
+const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}]   ${message}\n`)
+
+/** One load run, with the server's CPU time over it. */
+const measuredRun = async (server: RunningServer, plan: Parameters<typeof drive>[1]): Promise<Run> => {
+  const before = server.cpuMicros()
+  const result = await drive(server.origin, plan)
+  const cpu = server.cpuMicros() - before
+  return { ...result, cpuMicrosPerRequest: cpu / Math.max(1, result.requests) }
 }
 
-type Requests = { readonly ours: () => Request; readonly baseline: () => Request }
+/** Bursts at the scenario's highest connection count until CPU per request stops moving. */
+const warmUp = async (server: RunningServer, request: () => Request, connections: number, options: MeasureOptions) => {
+  const samples: Array<number> = []
+  const deadline = performance.now() + options.warmUpSeconds * 1000
+  // Bursts are pooled until they span enough clock ticks of CPU to say something.
+  let pooled = { cpu: 0, requests: 0 }
+  while (!isSteady(samples) && performance.now() < deadline) {
+    const run = await measuredRun(server, { connections, seconds: options.warmUpBurstSeconds, request })
+    pooled = { cpu: pooled.cpu + run.cpuMicrosPerRequest * run.requests, requests: pooled.requests + run.requests }
+    if (pooled.cpu >= MIN_MEASURED_CPU_MICROS) {
+      samples.push(pooled.cpu / pooled.requests)
+      pooled = { cpu: 0, requests: 0 }
+    }
+  }
+  log(`${server.kind} warm: ${samples.map((value) => Math.round(value)).join(" → ")} µs/request${isSteady(samples) ? "" : " (not steady by the deadline)"}`)
+}
 
-const mean = (results: ReadonlyArray<LoadResult>, pick: (result: LoadResult) => number) =>
+const mean = (results: ReadonlyArray<Run>, pick: (result: Run) => number) =>
   results.reduce((sum, result) => sum + pick(result), 0) / results.length
 
 export const measure = async (
@@ -41,18 +67,34 @@ export const measure = async (
   servers: ServerPair,
   options: MeasureOptions
 ): Promise<Array<ResultRow>> => {
-  const requests: Requests = { ours: scenario.requests(context), baseline: scenario.requests(context) }
-  await checkSameAnswer(scenario, servers, requests)
-  await warmUp(servers.ours.origin, requests.ours)
-  await warmUp(servers.baseline.origin, requests.baseline)
+  const sides: ReadonlyArray<Side> = scenario.peer === true && servers.peer !== undefined
+    ? ["ours", "baseline", "peer"]
+    : ["ours", "baseline"]
+  const serverOf = (side: Side) => servers[side]!
+  const requests: Requests = {
+    ours: scenario.requests(context),
+    baseline: scenario.requests(context),
+    peer: scenario.requests(context)
+  }
+  // Every server's first answer must be the baseline's (same records, same page token).
+  const baselineAnswer = await send(servers.baseline.origin, requests.baseline())
+  for (const side of sides.filter((side) => side !== "baseline")) {
+    const answer = await send(serverOf(side).origin, requests[side]())
+    if (scenario.sameAnswer !== false) {
+      assertSameAnswer(`${scenario.name} (${side})`, { ours: answer, baseline: baselineAnswer }, isDeepStrictEqual)
+    }
+  }
+  const connectionCounts = scenario.connections ?? options.connections
+  for (const side of sides) await warmUp(serverOf(side), requests[side], Math.max(...connectionCounts), options)
   const rows: Array<ResultRow> = []
-  for (const connections of scenario.connections ?? options.connections) {
-    const runs = { ours: [] as Array<LoadResult>, baseline: [] as Array<LoadResult> }
+  for (const connections of connectionCounts) {
+    const runs: Record<Side, Array<Run>> = { ours: [], baseline: [], peer: [] }
     for (let round = 0; round < ROUNDS; round++) {
-      for (const side of ["ours", "baseline"] as const) {
-        runs[side].push(await drive(servers[side].origin, { connections, seconds: options.seconds, request: requests[side] }))
+      for (const side of sides) {
+        runs[side].push(await measuredRun(serverOf(side), { connections, seconds: options.seconds, request: requests[side] }))
       }
     }
+    const hasPeer = runs.peer.length > 0
     rows.push(row({
       name: scenario.name,
       store: context.store,
@@ -63,7 +105,12 @@ export const measure = async (
       p50_ms: mean(runs.ours, (r) => r.p50Ms),
       p99_ms: mean(runs.ours, (r) => r.p99Ms),
       baseline_p50_ms: mean(runs.baseline, (r) => r.p50Ms),
-      baseline_p99_ms: mean(runs.baseline, (r) => r.p99Ms)
+      baseline_p99_ms: mean(runs.baseline, (r) => r.p99Ms),
+      ours_cpu_us: mean(runs.ours, (r) => r.cpuMicrosPerRequest),
+      baseline_cpu_us: mean(runs.baseline, (r) => r.cpuMicrosPerRequest),
+      peer: hasPeer ? mean(runs.peer, (r) => r.requestsPerSecond) * scenario.unitsPerRequest : null,
+      peer_cpu_us: hasPeer ? mean(runs.peer, (r) => r.cpuMicrosPerRequest) : null,
+      peer_p99_ms: hasPeer ? mean(runs.peer, (r) => r.p99Ms) : null
     }))
   }
   return rows

@@ -59,12 +59,15 @@ export const measureTimed = async (
   const request = scenario.request(context)
   const peaks = { ours: servers.ours.watchPeak(), baseline: servers.baseline.watchPeak() }
   const millis = { ours: [] as Array<number>, baseline: [] as Array<number> }
+  const cpu = { ours: 0, baseline: 0 }
   for (let round = 0; round < ROUNDS; round++) {
     const answers = { ours: undefined as unknown, baseline: undefined as unknown }
     for (const side of ["ours", "baseline"] as const) {
       const started = performance.now()
+      const cpuBefore = servers[side].cpuMicros()
       answers[side] = await send(servers[side].origin, request)
       millis[side].push(performance.now() - started)
+      cpu[side] += servers[side].cpuMicros() - cpuBefore
     }
     if (round === 0) assertSameAnswer(scenario.name, answers, scenario.sameAnswer)
   }
@@ -114,7 +117,9 @@ export const measureTimed = async (
       p50_ms: percentile(millis.ours, 50),
       p99_ms: percentile(millis.ours, 99),
       baseline_p50_ms: percentile(millis.baseline, 50),
-      baseline_p99_ms: percentile(millis.baseline, 99)
+      baseline_p99_ms: percentile(millis.baseline, 99),
+      ours_cpu_us: cpu.ours / ROUNDS,
+      baseline_cpu_us: cpu.baseline / ROUNDS
     }),
     ...peakRows,
     ...probeRows

@@ -17,28 +17,67 @@ export interface ResultRow {
   readonly p99_ms: number | null
   readonly baseline_p50_ms: number | null
   readonly baseline_p99_ms: number | null
+  /** Server CPU time per request (user + system, from /proc), µs; null where not measured under load. */
+  readonly ours_cpu_us: number | null
+  readonly baseline_cpu_us: number | null
+  /** The Fastify peer, for the scenarios it serves; null elsewhere. `peer_ratio` = peer / baseline. */
+  readonly peer: number | null
+  readonly peer_ratio: number | null
+  readonly peer_cpu_us: number | null
+  readonly peer_p99_ms: number | null
 }
+
+/** The CPU and peer fields, for rows that have none. */
+export const NO_CPU = {
+  ours_cpu_us: null,
+  baseline_cpu_us: null,
+  peer: null,
+  peer_cpu_us: null,
+  peer_p99_ms: null
+} as const
 
 const rounded = (value: number, digits: number) => Number(value.toFixed(digits))
 const roundedMs = (value: number | null) => (value === null ? null : rounded(value, 1))
 
-export const row = (fields: Omit<ResultRow, "ratio">): ResultRow => ({
-  ...fields,
-  ours: rounded(fields.ours, 1),
-  baseline: rounded(fields.baseline, 1),
-  ratio: rounded(fields.ours / fields.baseline, 2),
-  p50_ms: roundedMs(fields.p50_ms),
-  p99_ms: roundedMs(fields.p99_ms),
-  baseline_p50_ms: roundedMs(fields.baseline_p50_ms),
-  baseline_p99_ms: roundedMs(fields.baseline_p99_ms)
-})
+const roundedOrNull = (value: number | null, digits: number) => (value === null ? null : rounded(value, digits))
+
+type RowFields =
+  & Omit<ResultRow, "ratio" | "peer_ratio" | keyof typeof NO_CPU>
+  & Partial<Record<keyof typeof NO_CPU, number | null>>
+
+export const row = (fields: RowFields): ResultRow => {
+  const peer = fields.peer ?? null
+  return {
+    ...NO_CPU,
+    ...fields,
+    ours: rounded(fields.ours, 1),
+    baseline: rounded(fields.baseline, 1),
+    ratio: rounded(fields.ours / fields.baseline, 2),
+    p50_ms: roundedMs(fields.p50_ms),
+    p99_ms: roundedMs(fields.p99_ms),
+    baseline_p50_ms: roundedMs(fields.baseline_p50_ms),
+    baseline_p99_ms: roundedMs(fields.baseline_p99_ms),
+    ours_cpu_us: roundedOrNull(fields.ours_cpu_us ?? null, 0),
+    baseline_cpu_us: roundedOrNull(fields.baseline_cpu_us ?? null, 0),
+    peer: roundedOrNull(peer, 1),
+    peer_ratio: peer === null ? null : rounded(peer / fields.baseline, 2),
+    peer_cpu_us: roundedOrNull(fields.peer_cpu_us ?? null, 0),
+    peer_p99_ms: roundedMs(fields.peer_p99_ms ?? null)
+  }
+}
 
 const cell = (value: number | string | null) => (value === null ? "-" : String(value))
 
 export const table = (rows: ReadonlyArray<ResultRow>): string => {
-  const header = ["scenario", "store", "conns", "unit", "ours", "baseline", "ratio", "p50 ms", "p99 ms", "base p99"]
+  const header = [
+    "scenario", "store", "conns", "unit", "ours", "baseline", "ratio", "µs/req", "base µs", "peer", "peer ratio", "peer µs",
+    "p50 ms", "p99 ms", "base p99", "peer p99"
+  ]
   const lines = rows.map((r) =>
-    [r.name, r.store, r.connections, r.unit, r.ours, r.baseline, r.ratio, r.p50_ms, r.p99_ms, r.baseline_p99_ms].map(cell)
+    [
+      r.name, r.store, r.connections, r.unit, r.ours, r.baseline, r.ratio, r.ours_cpu_us, r.baseline_cpu_us, r.peer,
+      r.peer_ratio, r.peer_cpu_us, r.p50_ms, r.p99_ms, r.baseline_p99_ms, r.peer_p99_ms
+    ].map(cell)
   )
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)))
   const format = (cells: ReadonlyArray<string>) => cells.map((text, column) => text.padEnd(widths[column]!)).join("  ")

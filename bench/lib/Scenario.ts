@@ -25,6 +25,8 @@ export interface Scenario {
   readonly connections?: ReadonlyArray<number>
   /** False when answers legitimately differ between servers (each update mints its own ETag). */
   readonly sameAnswer?: false
+  /** Whether the Fastify peer (`bench/peer/`) serves it too. */
+  readonly peer?: true
   /** A request generator; each server gets a fresh one, so stateful sequences start alike. */
   readonly requests: (context: ScenarioContext) => () => Request
 }

@@ -9,7 +9,6 @@
 import {
   Actor,
   ApiKeys,
-  AuditCursor,
   AuditRecord,
   CoreLive,
   CreateUsageGroup,
@@ -19,6 +18,7 @@ import {
   InstallationRepo,
   type OrganizationId,
   Organizations,
+  PageToken,
   type Repositories,
   UsageGroups,
   UsageRecord
@@ -128,7 +128,7 @@ const auditTokenAt = (depth: number) =>
         WHERE organization_id = ${ORGANIZATION} ORDER BY seq LIMIT 1 OFFSET ${offset}`
     })
     const secret = yield* (yield* InstallationRepo).cursorSecret
-    return AuditCursor.encode(secret, { tenant: ORGANIZATION, order: "asc", position })
+    return PageToken.encode(secret, { tenant: ORGANIZATION, binding: "asc", position })
   })
 
 /** The usage group set `usage_attribution` reads: 50 groups made through core, as a client would. */

@@ -1,7 +1,8 @@
 /**
- * The two servers under test, each in its own process: costline (`costline serve`, rate limiting
- * off: the load comes from one key) and the bare baseline. A server is ready at its first
- * successful answer to a real request, which is also what cold start measures.
+ * The servers under test, each in its own process: costline (`costline serve`, rate limiting
+ * off: the load comes from one key), the bare baseline and, for the scenarios it serves, the
+ * Fastify peer (what a user would build instead). A server is ready at its first successful
+ * answer to a real request, which is also what cold start measures.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -9,14 +10,16 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freePort } from "../../test-support/network.js"
+import { cpuMicros } from "./Cpu.js"
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const COSTLINE = join(ROOT, "packages/cli/bin/costline.js")
 const BASELINE = join(ROOT, "bench/baseline/server.mjs")
+const PEER = join(ROOT, "bench/peer/server.mjs")
 const READY_WITHIN_MS = 60_000
 const OUTPUT_KEPT = 8_000
 
-export type ServerKind = "ours" | "baseline"
+export type ServerKind = "ours" | "baseline" | "peer"
 
 export interface RunningServer {
   readonly kind: ServerKind
@@ -30,12 +33,16 @@ export interface RunningServer {
    * process's own peak (`memory().peakRssMb`) is kept all the same.
    */
   readonly watchPeak: () => () => number
+  /** The process's CPU time so far (user + system, every thread), in microseconds. */
+  readonly cpuMicros: () => number
   readonly stop: () => Promise<void>
 }
 
 export interface ServerPair {
   readonly ours: RunningServer
   readonly baseline: RunningServer
+  /** Started only when a scenario it serves is measured. */
+  readonly peer?: RunningServer | undefined
 }
 
 export interface ServerOptions {
@@ -46,6 +53,8 @@ export interface ServerOptions {
   readonly nodeFlags?: ReadonlyArray<string>
   /** Working directory (where `--cpu-prof` writes its profile). */
   readonly cwd?: string
+  /** Another costline build to measure as `ours` (e.g. a checkout of main, for an A/B). */
+  readonly costline?: string | undefined
 }
 
 const statusKb = (pid: number, field: string) => {
@@ -73,8 +82,8 @@ export const startServer = async (kind: ServerKind, options: ServerOptions): Pro
   // A directory of its own: costline keeps its development secret key under ./.costline.
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "costline-bench-server-"))
   const args = kind === "ours"
-    ? [COSTLINE, "serve", "--database", options.databaseUrl, "--port", String(port)]
-    : [BASELINE, "--database", options.databaseUrl, "--port", String(port)]
+    ? [options.costline ?? COSTLINE, "serve", "--database", options.databaseUrl, "--port", String(port)]
+    : [kind === "peer" ? PEER : BASELINE, "--database", options.databaseUrl, "--port", String(port)]
   const started = performance.now()
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...args], {
     cwd,
@@ -110,6 +119,7 @@ export const startServer = async (kind: ServerKind, options: ServerOptions): Pro
       writeFileSync(`/proc/${pid}/clear_refs`, "5")
       return peakMb
     },
+    cpuMicros: () => cpuMicros(pid),
     stop: async () => {
       child.kill("SIGTERM")
       await exited(child)

@@ -15,6 +15,7 @@ export const insightsList: Scenario = {
   name: "insights_list",
   unit: "insights/s",
   unitsPerRequest: PAGE,
+  peer: true,
   requests: ({ headers }) => () => ({ method: "GET", path: `/v2/insights?status__in=open&max_results=${PAGE}`, headers })
 }
 
@@ -22,6 +23,7 @@ export const insightGet: Scenario = {
   name: "insight_get",
   unit: "req/s",
   unitsPerRequest: 1,
+  peer: true,
   requests: ({ headers, seeded }) => {
     let next = 0
     return () => ({ method: "GET", path: `/v2/insights/${seeded.insightIds[next++ % seeded.insightIds.length]}`, headers })

@@ -3,7 +3,7 @@
  * different things: its page tokens open costline's and costline opens its, and its ETags are
  * costline's ETags.
  */
-import { AuditCursor, ETag, insightETag, PageToken } from "@costline/core"
+import { ETag, insightETag, PageToken } from "@costline/core"
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { pageTokens } from "../baseline/auth.mjs"
@@ -25,7 +25,8 @@ const secretStore: Store = {
 describe("baseline page tokens", () => {
   it("are costline's tokens, byte for byte", async () => {
     const tokens = await pageTokens(secretStore)
-    const ours = AuditCursor.encode(SECRET, { tenant: "acme", order: "asc", position: "42" })
+    // The audit export's tokens are bound to their order.
+    const ours = PageToken.encode(SECRET, { tenant: "acme", binding: "asc", position: "42" })
     expect(tokens.encode("acme", "asc", "42")).toBe(ours)
   })
 
@@ -34,8 +35,8 @@ describe("baseline page tokens", () => {
     const issued = PageToken.encode(SECRET, { tenant: "acme", binding: "insights:create_time:desc", position: "[\"t\",\"id\"]" })
     expect(tokens.open(issued, "acme", "insights:create_time:desc")).toBe("[\"t\",\"id\"]")
     const theirs = tokens.encode("acme", "asc", "7:9")
-    expect(AuditCursor.decode(SECRET, theirs, { tenant: "acme", order: "asc" })).toEqual(
-      Either.right({ tenant: "acme", order: "asc", position: "7:9" })
+    expect(PageToken.decode(SECRET, theirs, { tenant: "acme", binding: "asc" })).toEqual(
+      Either.right({ tenant: "acme", binding: "asc", position: "7:9" })
     )
   })
 

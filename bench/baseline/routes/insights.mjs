@@ -6,15 +6,15 @@
  */
 import { createHash, randomUUID } from "node:crypto"
 
-const COLUMNS = "id, insight_type, title, description, status, assignee, is_current, severity, resource_type, " +
+export const COLUMNS = "id, insight_type, title, description, status, assignee, is_current, severity, resource_type, " +
   "resource_id, dw_id, connection_id, potential_savings, details, create_time, update_time, first_viewed_by, " +
   "last_viewed_by, first_viewed_at, last_viewed_at, view_count, etag"
 
-const BY_ID = {
+export const BY_ID = {
   sqlite: `SELECT ${COLUMNS} FROM insights WHERE organization_id = ? AND id = ?`,
   postgres: `SELECT ${COLUMNS} FROM insights WHERE organization_id = $1 AND id = $2`
 }
-const FIRST_PAGE_BY_STATUS = {
+export const FIRST_PAGE_BY_STATUS = {
   sqlite: `SELECT ${COLUMNS} FROM insights WHERE organization_id = ? AND status IN (?)
     ORDER BY create_time DESC, id DESC LIMIT ?`,
   postgres: `SELECT ${COLUMNS} FROM insights WHERE organization_id = $1 AND status IN ($2)
@@ -24,7 +24,7 @@ const FIRST_PAGE_BY_STATUS = {
 const iso = (/** @type {string | Date | null} */ value) => (value === null || typeof value === "string" ? value : value.toISOString())
 
 /** @param {Record<string, any>} row @returns {Record<string, any>} */
-const toInsight = (row) => ({
+export const toInsight = (row) => ({
   ...row,
   is_current: row.is_current === 1 || row.is_current === true,
   details: typeof row.details === "string" ? JSON.parse(row.details) : row.details,

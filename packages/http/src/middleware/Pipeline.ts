@@ -62,7 +62,12 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         edgeRoutes(canonical(ReadTimeout.make(options.readTimeout)(BodyLimits.nestingLimit(storable(app)))))
       )
 
-    const respond = (app: HttpApp.Default, request: HttpServerRequest.HttpServerRequest, requestId: string) => {
+    const respond = (
+      app: HttpApp.Default,
+      request: HttpServerRequest.HttpServerRequest,
+      requestId: string,
+      route: () => Option.Option<RouteTable.Match>
+    ) => {
       const version = versionOf(request.url)
       const maxBodyBytes = BodyLimits.limitFor(request.url, options)
       const answer = (cause: Cause.Cause<unknown>, readable: HttpServerRequest.HttpServerRequest) =>
@@ -96,7 +101,7 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
               ? { [RateLimit.POLICY_HEADER]: RateLimit.policyValue(options.rateLimit) }
               : {}),
             ...(version === "v1"
-              ? Deprecation.headers(options.deprecation, RouteTable.match(routes, request.method, request.url))
+              ? Deprecation.headers(options.deprecation, route())
               : {})
           })
         ),
@@ -109,12 +114,15 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         const started = yield* Clock.currentTimeMillis
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = yield* RequestId.choose(request.headers[RequestId.HEADER])
+        // One routing pass per request, shared by the deprecation headers and the access log.
+        let matched: Option.Option<RouteTable.Match> | undefined
+        const matchedRoute = () => (matched ??= RouteTable.match(routes, request.method, request.url))
         return yield* Effect.gen(function*() {
-          const response = yield* respond(app, request, requestId)
+          const response = yield* respond(app, request, requestId, matchedRoute)
           if (options.accessLog || options.metrics !== undefined || options.tracing) {
             const durationMs = (yield* Clock.currentTimeMillis) - started
             // The template (`/v2/teams/:team_id`), never the concrete path: ids and emails stay out.
-            const route = Option.match(RouteTable.match(routes, request.method, request.url), {
+            const route = Option.match(matchedRoute(), {
               onNone: () => null,
               onSome: ({ route }) => route.path
             })

@@ -26,6 +26,31 @@ export interface Route {
 
 export interface RouteTable {
   readonly routes: ReadonlyArray<Route>
+  /** The routes indexed by segment (see `lookup`): a request path is one walk, not a scan of every route. */
+  readonly root: Node
+}
+
+/** A trie node: the next literal segments, the next parameter, and the routes that end here. */
+interface Node {
+  readonly literals: Map<string, Node>
+  param: Node | undefined
+  /** Routes whose path ends at this node, with their declaration order. */
+  readonly ends: Array<{ readonly order: number; readonly route: Route }>
+}
+
+const node = (): Node => ({ literals: new Map(), param: undefined, ends: [] })
+
+const insert = (root: Node, route: Route, order: number) => {
+  let at = root
+  for (const segment of route.segments) {
+    if ("param" in segment) at = at.param ??= node()
+    else {
+      let next = at.literals.get(segment.literal)
+      if (next === undefined) at.literals.set(segment.literal, next = node())
+      at = next
+    }
+  }
+  at.ends.push({ order, route })
 }
 
 export interface Match {
@@ -73,7 +98,30 @@ export const fromApi = (api: HttpApi.HttpApi.Any): RouteTable => {
       })
     }
   })
-  return { routes }
+  const root = node()
+  routes.forEach((route, order) => insert(root, route, order))
+  return { routes, root }
+}
+
+/**
+ * Every route whose path matches these segments, in declaration order. A segment may match a
+ * literal and a parameter both (`/v2/insights/summary` and `/v2/insights/:id`), so both branches
+ * are walked; the order then decides, as it did when the table was scanned route by route.
+ */
+const lookup = (table: RouteTable, parts: ReadonlyArray<string>): ReadonlyArray<Route> => {
+  const found: Array<{ readonly order: number; readonly route: Route }> = []
+  const walk = (at: Node, index: number) => {
+    if (index === parts.length) {
+      for (const end of at.ends) found.push(end)
+      return
+    }
+    const literal = at.literals.get(parts[index]!)
+    if (literal !== undefined) walk(literal, index + 1)
+    if (at.param !== undefined) walk(at.param, index + 1)
+  }
+  walk(table.root, 0)
+  if (found.length > 1) found.sort((a, b) => a.order - b.order)
+  return found.map((end) => end.route)
 }
 
 const decodeParam = (raw: string): string => {
@@ -84,27 +132,18 @@ const decodeParam = (raw: string): string => {
   }
 }
 
-const matchSegments = (
-  segments: ReadonlyArray<Segment>,
-  parts: ReadonlyArray<string>
-): Record<string, string> | undefined => {
-  if (segments.length !== parts.length) return undefined
+/** The path parameters of a route that matches these segments. */
+const paramsOf = (route: Route, parts: ReadonlyArray<string>): Record<string, string> => {
   const params: Record<string, string> = {}
-  for (const [index, segment] of segments.entries()) {
-    const part = parts[index]!
-    if ("param" in segment) params[segment.param] = decodeParam(part)
-    else if (segment.literal !== part) return undefined
-  }
+  route.segments.forEach((segment, index) => {
+    if ("param" in segment) params[segment.param] = decodeParam(parts[index]!)
+  })
   return params
 }
 
-const find = (table: RouteTable, method: string, parts: ReadonlyArray<string>): Option.Option<Match> => {
-  for (const route of table.routes) {
-    if (route.method !== method) continue
-    const params = matchSegments(route.segments, parts)
-    if (params !== undefined) return Option.some({ route, params })
-  }
-  return Option.none()
+const find = (routes: ReadonlyArray<Route>, method: string, parts: ReadonlyArray<string>): Option.Option<Match> => {
+  const route = routes.find((candidate) => candidate.method === method)
+  return route === undefined ? Option.none() : Option.some({ route, params: paramsOf(route, parts) })
 }
 
 /**
@@ -114,8 +153,9 @@ const find = (table: RouteTable, method: string, parts: ReadonlyArray<string>): 
 export const match = (table: RouteTable, method: string, path: string): Option.Option<Match> => {
   const parts = canonicalSegments(path)
   if (parts === undefined) return Option.none()
-  const found = find(table, method, parts)
-  return Option.isNone(found) && method === "HEAD" ? find(table, "GET", parts) : found
+  const routes = lookup(table, parts)
+  const found = find(routes, method, parts)
+  return Option.isNone(found) && method === "HEAD" ? find(routes, "GET", parts) : found
 }
 
 /** Every method some route accepts at this path; HEAD whenever GET, as the router serves it. */
@@ -123,8 +163,7 @@ export const allowedMethods = (table: RouteTable, path: string): ReadonlyArray<H
   const parts = canonicalSegments(path)
   if (parts === undefined) return []
   const methods = new Set<HttpMethod.HttpMethod>()
-  for (const route of table.routes) {
-    if (matchSegments(route.segments, parts) === undefined) continue
+  for (const route of lookup(table, parts)) {
     methods.add(route.method)
     if (route.method === "GET") methods.add("HEAD")
   }
@@ -138,5 +177,5 @@ export const annotation = <I, S>(route: Route, tag: Context.Tag<I, S>): Option.O
 /** Whether some route (of any method) has exactly this path. */
 export const isKnownPath = (table: RouteTable, path: string): boolean => {
   const parts = canonicalSegments(path)
-  return parts !== undefined && table.routes.some((route) => matchSegments(route.segments, parts) !== undefined)
+  return parts !== undefined && lookup(table, parts).length > 0
 }

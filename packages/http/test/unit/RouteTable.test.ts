@@ -70,3 +70,29 @@ describe("RouteTable", () => {
     )
   })
 })
+
+describe("RouteTable where a literal and a parameter both fit a segment", () => {
+  const action = HttpApiSchema.param("id", Schema.String)
+  // Declared parameter first for GET, literal first for POST: the declaration order decides, as in a scan.
+  const overlapping = RouteTable.fromApi(
+    HttpApi.make("overlap").add(
+      HttpApiGroup.make("things")
+        .add(HttpApiEndpoint.get("byId")`/things/${action}`)
+        .add(HttpApiEndpoint.get("summary", "/things/summary"))
+        .add(HttpApiEndpoint.post("query", "/things/query"))
+        .add(HttpApiEndpoint.post("act")`/things/${action}`)
+        .add(HttpApiEndpoint.del("forget")`/things/${action}/notes/${HttpApiSchema.param("note", Schema.String)}`)
+    )
+  )
+  const name = (method: string, path: string) =>
+    Option.map(RouteTable.match(overlapping, method, path), ({ params, route }) => ({ name: route.endpoint.name, params }))
+
+  it("picks the route declared first, and lists every method of either", () => {
+    expect(name("GET", "/things/summary")).toEqual(Option.some({ name: "byId", params: { id: "summary" } }))
+    expect(name("POST", "/things/query")).toEqual(Option.some({ name: "query", params: {} }))
+    expect(name("POST", "/things/7")).toEqual(Option.some({ name: "act", params: { id: "7" } }))
+    expect(name("DELETE", "/things/7/notes/n%2F1")).toEqual(Option.some({ name: "forget", params: { id: "7", note: "n/1" } }))
+    expect(RouteTable.allowedMethods(overlapping, "/things/query")).toEqual(["GET", "HEAD", "POST"])
+    expect(RouteTable.isKnownPath(overlapping, "/things/7/notes")).toBe(false)
+  })
+})

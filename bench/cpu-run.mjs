@@ -1,0 +1,68 @@
+// @ts-check
+/**
+ * One measurement of `bench/cpu.ts`, in a process of its own (plain Node, so the packages run
+ * as built): costline's node handler over a seeded SQLite file, driven with light-my-request
+ * (no sockets), one request at a time; the process's CPU time per request over batches, once
+ * it is steady. Arguments: a JSON object (see cpu.ts). Prints one JSON line on stderr; stdout
+ * carries the access log.
+ */
+import { inject } from "light-my-request"
+import { join } from "node:path"
+import { isSteadyJs } from "./lib/steady.mjs"
+
+const job = JSON.parse(process.argv[2] ?? "{}")
+const http = await import(join(job.root, "packages/http/dist/index.js"))
+const { SqliteStore } = await import(join(job.root, "packages/store-sqlite/dist/index.js"))
+
+const headers = { authorization: `Bearer ${job.token}`, "x-tenant-id": job.organization }
+const ids = /** @type {Array<string>} */ (job.insightIds)
+let n = 0
+/** @type {Record<string, () => import("light-my-request").InjectOptions>} */
+const scenarios = {
+  insight_get: () => ({ method: "GET", url: `/v2/insights/${ids[n++ % ids.length]}`, headers }),
+  insights_list: () => ({ method: "GET", url: "/v2/insights?status__in=open&max_results=50", headers }),
+  audit_export: () => ({ method: "GET", url: "/v2/audit-logs?max_results=500", headers }),
+  insight_patch: () => {
+    const i = n++
+    return {
+      method: "PATCH",
+      url: `/v2/insights/${ids[i % ids.length]}`,
+      headers: { ...headers, "content-type": "application/json", "if-match": "*" },
+      payload: JSON.stringify({ assignee: `user${i % 97}@bench.example` })
+    }
+  },
+  healthz: () => ({ method: "GET", url: "/healthz" }),
+  v1_teams: () => ({ method: "GET", url: `/api/organizations/${job.organization}/teams`, headers })
+}
+const next = scenarios[job.scenario]
+if (next === undefined) throw new Error(`unknown scenario ${job.scenario}; known: ${Object.keys(scenarios).join(", ")}`)
+
+const handler = http.makeHandler({ store: SqliteStore.layer({ filename: job.filename }), rateLimit: false, accessLog: true })
+const once = async () => {
+  const response = await inject(handler, next())
+  if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)
+}
+const perRequest = async () => {
+  const before = process.cpuUsage()
+  for (let i = 0; i < job.batch; i++) await once()
+  const used = process.cpuUsage(before)
+  return (used.user + used.system) / job.batch
+}
+
+/** @type {Array<number>} */
+const samples = []
+const deadline = performance.now() + job.warmUpSeconds * 1000
+while (!isSteadyJs(samples, 3, 0.05) && performance.now() < deadline) samples.push(await perRequest())
+/** @type {Array<number>} */
+const measured = []
+for (let i = 0; i < job.batches; i++) measured.push(await perRequest())
+const sorted = [...measured].sort((a, b) => a - b)
+process.stderr.write(JSON.stringify({
+  scenario: job.scenario,
+  root: job.root,
+  warm_up: samples.map(Math.round),
+  cpu_us: measured.map(Math.round),
+  median_us: Math.round(/** @type {number} */ (sorted[Math.floor(sorted.length / 2)]))
+}) + "\n")
+await handler.dispose()
+process.exit(0)

@@ -1,0 +1,60 @@
+/** Reading a server's CPU time from /proc, and deciding when it is warm. */
+import { describe, expect, it } from "vitest"
+import { cpuMicros, cpuTicks, isSteady } from "../lib/Cpu.js"
+import { row } from "../lib/Report.js"
+
+describe("CPU time from /proc/<pid>/stat", () => {
+  it("adds utime and stime, whatever the command name holds", () => {
+    // Fields 14 and 15 are utime (1200) and stime (34); the name has spaces and a parenthesis.
+    const line = "4242 (node (x) y) S 1 4242 4242 0 -1 4194560 5000 0 0 0 1200 34 0 0 20 0 11 0 100 1000000 9000"
+    expect(cpuTicks(line)).toBe(1234)
+    expect(() => cpuTicks("garbage")).toThrow(/not a \/proc/)
+  })
+
+  it("grows with the work a process does", () => {
+    const before = cpuMicros(process.pid)
+    const until = performance.now() + 150
+    let spin = 0
+    while (performance.now() < until) spin += Math.sqrt(spin + 1)
+    expect(spin).toBeGreaterThan(0)
+    // 150 ms of spinning is at least a few 10 ms ticks of CPU, whatever else the machine does.
+    expect(cpuMicros(process.pid) - before).toBeGreaterThanOrEqual(10_000)
+  })
+})
+
+describe("warm-up", () => {
+  it("is steady once the last samples agree and have stopped falling", () => {
+    expect(isSteady([])).toBe(false)
+    expect(isSteady([500, 498])).toBe(false)
+    expect(isSteady([2300, 900, 520, 505, 512])).toBe(true)
+    // Still falling by more than half the tolerance at the last step.
+    expect(isSteady([560, 540, 515])).toBe(false)
+    // Noisy.
+    expect(isSteady([400, 520, 450])).toBe(false)
+  })
+})
+
+describe("result rows", () => {
+  it("carry CPU per request and the peer, its ratio to the baseline's", () => {
+    const measured = row({
+      name: "insight_get",
+      store: "sqlite",
+      connections: 1,
+      unit: "req/s",
+      ours: 600,
+      baseline: 1000,
+      p50_ms: 1,
+      p99_ms: 2,
+      baseline_p50_ms: 0.5,
+      baseline_p99_ms: 1,
+      ours_cpu_us: 412.34,
+      baseline_cpu_us: 80.2,
+      peer: 900,
+      peer_cpu_us: 95.6,
+      peer_p99_ms: 1.26
+    })
+    expect(measured).toMatchObject({ ratio: 0.6, ours_cpu_us: 412, baseline_cpu_us: 80, peer: 900, peer_ratio: 0.9, peer_cpu_us: 96, peer_p99_ms: 1.3 })
+    const bare = row({ name: "cold_start", store: "sqlite", connections: null, unit: "ms", ours: 500, baseline: 200, p50_ms: null, p99_ms: null, baseline_p50_ms: null, baseline_p99_ms: null })
+    expect(bare).toMatchObject({ ours_cpu_us: null, peer: null, peer_ratio: null })
+  })
+})
