@@ -7,6 +7,8 @@ const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/`, i
 export const alias = {
   "@costline/core/testing": `${pkg("core")}testing/index.ts`,
   "@costline/core": `${pkg("core")}index.ts`,
+  "@costline/analysis/testing": `${pkg("analysis")}testing/index.ts`,
+  "@costline/analysis": `${pkg("analysis")}index.ts`,
   "@costline/store-sql": `${pkg("store-sql")}index.ts`,
   "@costline/store-sqlite": `${pkg("store-sqlite")}index.ts`,
   "@costline/store-pg": `${pkg("store-pg")}index.ts`,
@@ -26,8 +28,10 @@ const project = (name: string, extra: Record<string, unknown> = {}) => ({
 })
 
 export default [
-  // Property tests parse thousands of queries: allow for a loaded machine.
+  // Generous: some core property tests run thousands of cases on a loaded machine.
   project("core", { testTimeout: 30_000 }),
+  // Property tests parse thousands of queries: allow for a loaded machine.
+  project("analysis", { testTimeout: 30_000 }),
   project("store-sqlite"),
   // One file at a time: the files share one server, and some measure timings on it.
   project("store-pg", {

@@ -19,7 +19,7 @@ await build({
   format: "esm",
   target: "node22",
   // A native addon, optional peers loaded only when installed, and the SQL parser, loaded on
-  // first use (core requires it lazily).
+  // first use (@costline/analysis requires it lazily).
   external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "node-sql-parser"],
   // CommonJS dependencies inside an ES module bundle still call `require`.
   banner: { js: "import { createRequire as __costlineRequire } from 'node:module'; const require = __costlineRequire(import.meta.url);" },

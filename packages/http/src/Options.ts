@@ -1,6 +1,6 @@
 /** What a host chooses when it runs the API. */
+import { AnalysisLive } from "@costline/analysis"
 import {
-  AnalysisLive,
   type CodeChanges,
   DEFAULT_RATE_LIMIT_POLICY,
   type QueryAnalyzer,

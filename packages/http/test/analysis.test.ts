@@ -9,8 +9,8 @@ import {
   OpenAiCompatible,
   type OpenAiCompatibleConfig,
   QueryAnalyzerLive
-} from "@costline/core"
-import { completion, type FakeModelServer, fakeModelServer, type Reply } from "@costline/core/testing"
+} from "@costline/analysis"
+import { completion, type FakeModelServer, fakeModelServer, type Reply } from "@costline/analysis/testing"
 import { layer } from "@effect/vitest"
 import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { expect } from "vitest"

@@ -9,18 +9,6 @@ import { type InsightType, Severity } from "../insights/Domain.js"
 export const Dialect = Schema.Literal("snowflake", "databricks", "bigquery", "postgres")
 export type Dialect = typeof Dialect.Type
 
-/**
- * The node-sql-parser grammars (its `database` option) tried in order for each dialect. The
- * parser has no Databricks grammar: Hive is Spark SQL's ancestor (RLIKE, backticks, date_sub),
- * and the Snowflake grammar covers what Hive's lacks (three-part Unity Catalog names, QUALIFY).
- */
-export const parserGrammars: Record<Dialect, readonly [string, ...Array<string>]> = {
-  snowflake: ["snowflake"],
-  databricks: ["hive", "snowflake"],
-  bigquery: ["bigquery"],
-  postgres: ["postgresql"]
-}
-
 /** Room for large generated SQL; parsing this much already takes up to about a second. */
 export const MAX_QUERY_LENGTH = 100_000
 

@@ -21,7 +21,7 @@
  * Only the memory for the hours and, until `finalize`, the execution intervals is held: queries
  * themselves are streamed past twice.
  */
-import { creditsPerHour } from "../analysis/rules/WarehouseSize.js"
+import { creditsPerHour } from "../warehouse/WarehouseSize.js"
 import type { MeteringRow, QueryRow } from "./Exports.js"
 
 export const HOUR_MS = 3_600_000

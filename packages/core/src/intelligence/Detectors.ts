@@ -7,10 +7,10 @@
  * Savings are credits per 30-day month: credits over the window's covered days × 30 / days.
  * Every formula is in docs/cost-intelligence.md, with a worked example.
  */
-import { creditsPerHour } from "../analysis/rules/WarehouseSize.js"
-import { formatBytes } from "../analysis/rules/Rule.js"
 import type { InsightType, Severity } from "../insights/Domain.js"
 import { InsightUpsert } from "../insights/Domain.js"
+import { formatBytes } from "../warehouse/Bytes.js"
+import { creditsPerHour } from "../warehouse/WarehouseSize.js"
 import type { HourState } from "./Allocation.js"
 import type { QueryRow } from "./Exports.js"
 import type { Thresholds } from "./Settings.js"

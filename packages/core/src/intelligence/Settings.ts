@@ -2,14 +2,23 @@
  * The thresholds and savings parameters of the detectors, per organization: the defaults below,
  * overridden key by key by the organization setting `cost_intelligence` (an object), e.g.
  * `costline org settings set --org acme 'cost_intelligence={"idle_min_share":0.4}'`.
- * Defaults reuse the query analyzer's rules where the same question is asked of one query.
+ * Defaults are the query analyzer's thresholds (`warehouse/Thresholds.ts`) where the same question is
+ * asked of one query.
  */
 import { Either, ParseResult, Schema } from "effect"
-import { LARGE_WAREHOUSE_CREDITS_PER_HOUR, SMALL_WORK_BYTES, SMALL_WORK_MS } from "../analysis/rules/OversizedWarehouse.js"
-import { MIN_PARTITIONS, POOR_SCAN_RATIO, PRUNED_SCAN_RATIO } from "../analysis/rules/PoorPartitionPruning.js"
-import { FREQUENT_OCCURRENCES } from "../analysis/rules/RepeatedQuery.js"
-import { MIN_QUEUED_MS, MIN_QUEUED_SHARE } from "../analysis/rules/QueuedWarehouse.js"
-import { LOCAL_SPILL_MIN_BYTES, REMOTE_SPILL_MIN_BYTES } from "../analysis/rules/Spill.js"
+import {
+  FREQUENT_OCCURRENCES,
+  LARGE_WAREHOUSE_CREDITS_PER_HOUR,
+  LOCAL_SPILL_MIN_BYTES,
+  MIN_PARTITIONS,
+  MIN_QUEUED_MS,
+  MIN_QUEUED_SHARE,
+  POOR_SCAN_RATIO,
+  PRUNED_SCAN_RATIO,
+  REMOTE_SPILL_MIN_BYTES,
+  SMALL_WORK_BYTES,
+  SMALL_WORK_MS
+} from "../warehouse/Thresholds.js"
 import { ValidationFailed } from "../shared/Errors.js"
 
 /** The organization setting that holds overrides. */

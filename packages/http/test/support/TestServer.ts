@@ -3,16 +3,15 @@
  * plus core's services on the same store for seeding. Requests go through `fetch`.
  */
 import { HttpServer } from "@effect/platform"
+import { CodeChangesDeterministic, QueryAnalyzerLive } from "@costline/analysis"
 import {
   type Access,
   Actor,
   ApiKeys,
-  CodeChangesDeterministic,
   CoreWithSecretsLive,
   type OrganizationId,
   Organizations,
   type Repositories,
-  QueryAnalyzerLive,
   type Role,
   Sessions,
   Users

@@ -1,0 +1,33 @@
+/**
+ * What a deterministic rewrite receives and returns. A rewrite refuses with `ValidationFailed`
+ * when the query does not have the problem, or when fixing it could change the query's result.
+ */
+import { type TableColumns, ValidationFailed } from "@costline/core"
+import { Either } from "effect"
+import type { Node } from "../SqlAst.js"
+import type { ParsedQuery } from "../SqlParse.js"
+import type { Token } from "../SqlTokens.js"
+import type { Suggestion } from "../Suggestion.js"
+
+export interface RewriteInput {
+  readonly query: ParsedQuery
+  /** The one statement being rewritten. */
+  readonly statement: Node
+  readonly tokens: ReadonlyArray<Token>
+  readonly tables: TableColumns | undefined
+}
+
+export type Rewrite = (input: RewriteInput) => Either.Either<Suggestion, ValidationFailed>
+
+export type RefusalIssue =
+  /** The query does not have the problem. */
+  | "not_applicable"
+  /** The fix could change the query's result. */
+  | "unsafe_rewrite"
+  /** The query has the problem in a form the rewriter does not handle. */
+  | "unsupported"
+  /** The request lacks what the fix needs (`context.tables`). */
+  | "missing"
+
+export const refuse = (issue: RefusalIssue, message: string, field = "query_text"): Either.Either<never, ValidationFailed> =>
+  Either.left(ValidationFailed.single(field, issue, message))
