@@ -38,6 +38,8 @@ import type { SecretKeyCheckRepo } from "./secrets/KeyCheck.js"
 import type { LinkableItems, TicketLinksRepo } from "./ticketlinks/Repo.js"
 import * as TicketLinks from "./ticketlinks/TicketLinks.js"
 import * as Teams from "./teams/Teams.js"
+import type { InsightImportsRepo } from "./insights/ImportRepo.js"
+import * as InsightImport from "./insights/InsightImport.js"
 import * as InsightQueries from "./insights/InsightQueries.js"
 import * as Insights from "./insights/Insights.js"
 import type { InsightsRepo } from "./insights/Repo.js"
@@ -71,6 +73,7 @@ export type Repositories =
   | RateLimitRepo
   | StoreHealth
   | InsightsRepo
+  | InsightImportsRepo
   | UsageGroupsRepo
   | UsageRecordsRepo
   | KeyedUsageRepo
@@ -101,6 +104,7 @@ export const CoreLive = Layer.mergeAll(
   TicketLinks.layer.pipe(Layer.provide([AuditLive, ListCursors.layer])),
   InsightsLive,
   InsightQueries.layer,
+  InsightImport.layer.pipe(Layer.provide([OrganizationsLive, InsightsLive])),
   UsageGroupsLive,
   UsageAttribution.layer.pipe(Layer.provide(UsageGroupsLive)),
   UsageImport.layer.pipe(Layer.provide(OrganizationsLive)),

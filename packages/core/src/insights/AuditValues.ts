@@ -1,4 +1,5 @@
 /** What the audit log keeps of an insight change. */
+import type { AuditEntry } from "../audit/Domain.js"
 import { canonicalJson } from "../shared/ETag.js"
 import { detectorContentOf, type Insight, type InsightEditableState } from "./Domain.js"
 
@@ -30,3 +31,10 @@ export const changedValues = (before: InsightEditableState, after: InsightEditab
     new_values: Object.fromEntries(changed.map((field) => [field, is[field]]))
   }
 }
+
+/** The `insights` audit entry of a change to the insight `id`. */
+export const insightEntry = (
+  id: Insight["id"],
+  operation: "create" | "update",
+  values: Pick<AuditEntry, "old_values" | "new_values">
+): AuditEntry => ({ target: { resource: "insights" }, table_name: "insights", record_id: id, operation, ...values })

@@ -24,7 +24,7 @@ import { newId, type OrganizationId } from "../shared/Ids.js"
 import { keysetOf, ListCursors } from "../shared/Listing.js"
 import type { Page } from "../shared/Pagination.js"
 import { Transactor } from "../shared/Transactor.js"
-import { changedValues, createdValues } from "./AuditValues.js"
+import { changedValues, createdValues, insightEntry } from "./AuditValues.js"
 import { type Insight, InsightId, type InsightListQuery, type InsightUpdate, type InsightUpsert } from "./Domain.js"
 import { ConditionalUpdateResult, InsightsRepo, UpsertResult, ViewResult } from "./Repo.js"
 import { applyUpdate } from "./Update.js"
@@ -112,13 +112,7 @@ export const make = Effect.gen(function*() {
     operation: "create" | "update",
     values: Pick<AuditEntry, "old_values" | "new_values">
   ) =>
-    audit.record(actor, organizationId, {
-      target: { resource: "insights" },
-      table_name: "insights",
-      record_id: id,
-      operation,
-      ...values
-    })
+    audit.record(actor, organizationId, insightEntry(id, operation, values))
 
   const upsert = (actor: Actor, organizationId: OrganizationId, input: InsightUpsert) =>
     Effect.gen(function*() {

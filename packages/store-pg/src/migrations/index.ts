@@ -14,6 +14,7 @@ import auditCommitOrder from "./0800_audit_commit_order.js"
 import usageImports from "./0900_usage_imports.js"
 import usageSourceKey from "./1000_usage_source_key.js"
 import apiKeyLastUsed from "./1300_api_key_last_used.js"
+import insightImports from "./1500_insight_imports.js"
 
 export const migrations: Migrations = {
   "0001_initial": initial,
@@ -29,5 +30,6 @@ export const migrations: Migrations = {
   "0800_audit_commit_order": auditCommitOrder,
   "0900_usage_imports": usageImports,
   "1000_usage_source_key": usageSourceKey,
-  "1300_api_key_last_used": apiKeyLastUsed
+  "1300_api_key_last_used": apiKeyLastUsed,
+  "1500_insight_imports": insightImports
 }

@@ -12,6 +12,7 @@ import secretKeyCheck from "./0700_secret_key_check.js"
 import usageImports from "./0900_usage_imports.js"
 import usageSourceKey from "./1000_usage_source_key.js"
 import apiKeyLastUsed from "./1300_api_key_last_used.js"
+import insightImports from "./1500_insight_imports.js"
 
 export const migrations: Migrations = {
   "0001_initial": initial,
@@ -25,5 +26,6 @@ export const migrations: Migrations = {
   "0700_secret_key_check": secretKeyCheck,
   "0900_usage_imports": usageImports,
   "1000_usage_source_key": usageSourceKey,
-  "1300_api_key_last_used": apiKeyLastUsed
+  "1300_api_key_last_used": apiKeyLastUsed,
+  "1500_insight_imports": insightImports
 }
