@@ -79,7 +79,7 @@ const timedFetch = async (url: string, init?: RequestInit) => {
 
 const port = await freePort()
 const server = await startProcess([BIN, "serve", "--demo", "--database", database, "--port", String(port)], /listening on/)
-const key = /Bearer (\S+)/.exec(server.output())?.[1]
+const key = /Bearer ([A-Za-z0-9_.-]+)/.exec(server.output())?.[1]
 if (key === undefined) throw new Error(`no API key in: ${server.output()}`)
 const base = `http://127.0.0.1:${port}`
 const healthz = async (count: number) => {
@@ -91,7 +91,7 @@ let teams = 0
 const writeTeam = () =>
   timedFetch(`${base}/v2/teams`, {
     method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "x-organization-id": "demo" },
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "x-tenant-id": "demo" },
     body: JSON.stringify({ name: `bench team ${teams++}` })
   })
 

@@ -48,8 +48,7 @@ export const make = Effect.gen(function*() {
   return AuditRepo.of({
     append: (record) =>
       write(
-        sql`INSERT INTO audit_records ${sql.insert(auditRow(record))
-        }`.pipe(Effect.asVoid, errors.orUnavailable)
+        sql`INSERT INTO audit_records ${sql.insert(auditRow(record))}`.pipe(Effect.asVoid, errors.orUnavailable)
       ),
     page: (query) =>
       Effect.gen(function*() {
