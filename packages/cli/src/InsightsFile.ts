@@ -1,20 +1,10 @@
 /**
  * `costline insights import`: a JSON Lines file of insights, one `InsightUpsert` object per line
  * (blank lines are ignored). The file is streamed twice, never held in memory: a first pass checks
- * every line and writes nothing; only a file without a bad line is read again and written, in one
- * transaction: a bad line means nothing is imported.
+ * every line and writes nothing; only a file without a bad line is read again and imported, all
+ * or nothing: a bad line means nothing is imported.
  */
-import {
-  Actor,
-  Insights,
-  InsightUpsert,
-  type NotFound,
-  Organizations,
-  type OrganizationId,
-  type StoreUnavailable,
-  Transactor,
-  ValidationFailed
-} from "@costline/core"
+import { InsightImport, InsightUpsert, type OrganizationId } from "@costline/core"
 import { Array as Arr, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
 
 export interface BadLine {
@@ -96,12 +86,14 @@ export const checkLines = <E, R>(lines: Stream.Stream<ParsedLine, E, R>): Effect
     let count = 0
     let total = 0
     const listed: Array<BadLine> = []
-    return Stream.runForEach(lines, ({ line, upsert }) =>
+    return Stream.runForEachChunk(lines, (chunk) =>
       Effect.sync(() => {
-        count++
-        if (Either.isRight(upsert)) return
-        total++
-        if (listed.length <= LISTED_LINES) listed.push({ line, problem: upsert.left })
+        for (const { line, upsert } of chunk) {
+          count++
+          if (Either.isRight(upsert)) continue
+          total++
+          if (listed.length <= LISTED_LINES) listed.push({ line, problem: upsert.left })
+        }
       })).pipe(
         Effect.map(() => ({
           lines: count,
@@ -110,44 +102,15 @@ export const checkLines = <E, R>(lines: Stream.Stream<ParsedLine, E, R>): Effect
       )
   })
 
-export interface ImportSummary {
-  readonly created: number
-  readonly updated: number
-  readonly unchanged: number
-}
-
-/** The second pass must see the file the first pass checked. */
-const changedMeanwhile = ValidationFailed.single(
-  "file",
-  "changed",
-  "the file changed while it was being imported; nothing was imported"
-)
-
 /**
- * The second pass: upserts every insight of a checked file in one transaction, as the system, a
- * line at a time. `expected` is the number of insights the first pass counted.
+ * The second pass: upserts every insight of a checked file as the system, staged in short
+ * transactions and published at once (core's InsightImport). `expected` is the number of
+ * insights the first pass counted.
  */
 export const importInsights = <E, R>(
   organizationId: OrganizationId,
   lines: Stream.Stream<ParsedLine, E, R>,
   expected: number
 ) =>
-  Effect.gen(function*() {
-    const insights = yield* Insights
-    yield* (yield* Organizations).get(organizationId)
-    const actor = Actor.system()
-    const summary = { created: 0, updated: 0, unchanged: 0 }
-    let seen = 0
-    yield* (yield* Transactor).withTransaction(
-      Stream.runForEach(lines, ({ upsert }): Effect.Effect<void, ValidationFailed | NotFound | StoreUnavailable> =>
-        Either.isLeft(upsert)
-          ? Effect.fail(changedMeanwhile)
-          : Effect.map(insights.upsert(actor, organizationId, upsert.right), (result) => {
-            seen++
-            if (result._tag === "Created") summary.created++
-            else if (result._tag === "Updated") summary.updated++
-            else summary.unchanged++
-          })).pipe(Effect.filterOrFail(() => seen === expected, () => changedMeanwhile))
-    )
-    return summary satisfies ImportSummary
-  })
+  Effect.flatMap(InsightImport, (importer) =>
+    importer.run(organizationId, Stream.map(lines, (line) => line.upsert), expected))

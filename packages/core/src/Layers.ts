@@ -39,6 +39,8 @@ import type { SecretKeyCheckRepo } from "./secrets/KeyCheck.js"
 import type { LinkableItems, TicketLinksRepo } from "./ticketlinks/Repo.js"
 import * as TicketLinks from "./ticketlinks/TicketLinks.js"
 import * as Teams from "./teams/Teams.js"
+import type { InsightImportsRepo } from "./insights/ImportRepo.js"
+import * as InsightImport from "./insights/InsightImport.js"
 import * as InsightQueries from "./insights/InsightQueries.js"
 import * as Insights from "./insights/Insights.js"
 import type { InsightsRepo } from "./insights/Repo.js"
@@ -73,6 +75,7 @@ export type Repositories =
   | RateLimitRepo
   | StoreHealth
   | InsightsRepo
+  | InsightImportsRepo
   | UsageGroupsRepo
   | UsageRecordsRepo
   | KeyedUsageRepo
@@ -104,6 +107,7 @@ export const CoreLive = Layer.mergeAll(
   TicketLinks.layer.pipe(Layer.provide([AuditLive, ListCursors.layer])),
   InsightsLive,
   InsightQueries.layer,
+  InsightImport.layer.pipe(Layer.provide([OrganizationsLive, InsightsLive])),
   UsageGroupsLive,
   UsageAttributionLive,
   BudgetAlerts.layer.pipe(Layer.provide([UsageAttributionLive, InsightsLive])),

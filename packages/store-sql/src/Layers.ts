@@ -9,6 +9,7 @@ import type { MigrationFailed, Migrations } from "./Migrations.js"
 import * as ApiKeysRepo from "./repos/ApiKeysRepo.js"
 import * as AuditRepo from "./repos/AuditRepo.js"
 import * as DwAccountsRepo from "./repos/DwAccountsRepo.js"
+import * as InsightImportsRepo from "./repos/InsightImportsRepo.js"
 import * as InsightsRepo from "./repos/InsightsRepo.js"
 import * as InstallationRepo from "./repos/InstallationRepo.js"
 import * as InvitationsRepo from "./repos/InvitationsRepo.js"
@@ -50,7 +51,8 @@ export const SqlRepositoriesLive = Layer.mergeAll(
   LinkableItemsRepo.layer,
   DwAccountsRepo.layer,
   SecretKeyCheckRepo.layer,
-  InsightsRepo.layer
+  InsightsRepo.layer,
+  InsightImportsRepo.layer
 )
 
 export interface StoreParts<E> {

@@ -1,5 +1,7 @@
 export * from "./Domain.js"
 export { forInsight as insightETag } from "./ETag.js"
+export * from "./ImportRepo.js"
+export { InsightImport, type InsightImportSummary } from "./InsightImport.js"
 export { InsightQueries, type InsightQueryResult } from "./InsightQueries.js"
 export { Insights, parseInsightId, type UpdateError as InsightUpdateError } from "./Insights.js"
 export * as InsightTransitions from "./InsightStatus.js"

@@ -12,6 +12,7 @@ import { grantRuleContract } from "./GrantRuleContract.js"
 import { identityContract } from "./IdentityContract.js"
 import type { AnotherInstance } from "./InsightFixtures.js"
 import { keyCheckContract } from "./KeyCheckContract.js"
+import { insightImportContract } from "./InsightImportContract.js"
 import { insightListingContract } from "./InsightListingContract.js"
 import { insightsContract } from "./InsightsContract.js"
 import { rateLimitContract } from "./RateLimitContract.js"
@@ -60,6 +61,7 @@ export const repositoryContract = (
     auditContract(it)
     insightsContract(it, options.anotherInstance)
     insightListingContract(it)
+    insightImportContract(it)
     rateLimitContract(it)
   })
 }

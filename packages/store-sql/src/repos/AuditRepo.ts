@@ -17,36 +17,38 @@ const toRecord = trustedRow(
 
 const valuesText = (values: AuditRecord["old_values"]) => (values === null ? null : jsonText(values))
 
+/** The row of a record as appended (the store adds its order); a staged import writes the same. */
+export const auditRow = (record: AuditRecord) => ({
+  id: record.id,
+  organization_id: record.organization_id,
+  changed_at: isoText(record.changed_at),
+  kind: record.kind,
+  resource: record.resource,
+  event_type: record.event_type,
+  table_name: record.table_name,
+  record_id: record.record_id,
+  operation: record.operation,
+  status: record.status,
+  changed_by: record.changed_by,
+  changed_by_type: record.changed_by_type,
+  old_values: valuesText(record.old_values),
+  new_values: valuesText(record.new_values),
+  request_id: record.request_id
+})
+
+/** Its columns, in that order. */
+export const AUDIT_COLUMNS = "id, organization_id, changed_at, kind, resource, event_type, table_name, record_id, operation, " +
+  "status, changed_by, changed_by_type, old_values, new_values, request_id"
+
 export const make = Effect.gen(function*() {
   const { dialect, errors, sql, write } = yield* RepoContext
   const ordering = dialect.audit
-  const columns = sql.literal(
-    "id, organization_id, changed_at, kind, resource, event_type, table_name, record_id, operation, status, " +
-      "changed_by, changed_by_type, old_values, new_values, request_id"
-  )
+  const columns = sql.literal(AUDIT_COLUMNS)
 
   return AuditRepo.of({
     append: (record) =>
       write(
-        sql`INSERT INTO audit_records ${
-          sql.insert({
-            id: record.id,
-            organization_id: record.organization_id,
-            changed_at: isoText(record.changed_at),
-            kind: record.kind,
-            resource: record.resource,
-            event_type: record.event_type,
-            table_name: record.table_name,
-            record_id: record.record_id,
-            operation: record.operation,
-            status: record.status,
-            changed_by: record.changed_by,
-            changed_by_type: record.changed_by_type,
-            old_values: valuesText(record.old_values),
-            new_values: valuesText(record.new_values),
-            request_id: record.request_id
-          })
-        }`.pipe(Effect.asVoid, errors.orUnavailable)
+        sql`INSERT INTO audit_records ${sql.insert(auditRow(record))}`.pipe(Effect.asVoid, errors.orUnavailable)
       ),
     page: (query) =>
       Effect.gen(function*() {

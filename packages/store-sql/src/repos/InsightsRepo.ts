@@ -17,10 +17,11 @@ import { Effect, Layer, Option } from "effect"
 import { isoText, jsonText, TrustedColumn, trustedRow } from "../Columns.js"
 import { aggregate } from "./InsightAggregate.js"
 import { insightFilterConditions } from "./InsightFilters.js"
+import type { SqlValue } from "../SqlDialect.js"
 import { RepoContext } from "./RepoContext.js"
 
-/** Insight rows are only written here, from validated insights: read without re-validating. */
-const toInsight = trustedRow(
+/** Insight rows are only written here (and by a staged import), from validated insights: read without re-validating. */
+export const toInsight = trustedRow(
   Insight.fields,
   {
     is_current: TrustedColumn.boolean,
@@ -34,9 +35,36 @@ const toInsight = trustedRow(
   (props) => new Insight(props, { disableValidation: true })
 )
 
-const COLUMNS = "id, insight_type, title, description, status, assignee, is_current, severity, resource_type, " +
+export const COLUMNS = "id, insight_type, title, description, status, assignee, is_current, severity, resource_type, " +
   "resource_id, dw_id, connection_id, potential_savings, details, create_time, update_time, first_viewed_by, " +
   "last_viewed_by, first_viewed_at, last_viewed_at, view_count, etag"
+
+/** The columns a detector or an import owns. */
+export const detectorValues = (boolean: (flag: boolean) => SqlValue, insight: Insight) => ({
+  title: insight.title,
+  description: insight.description,
+  severity: insight.severity,
+  is_current: boolean(insight.is_current),
+  resource_type: insight.resource_type,
+  dw_id: insight.dw_id,
+  connection_id: insight.connection_id,
+  potential_savings: insight.potential_savings,
+  details: jsonText(insight.details)
+})
+
+/** A new insight's row (its views are the columns' defaults: none). */
+export const newInsightRow = (boolean: (flag: boolean) => SqlValue, organizationId: OrganizationId, insight: Insight) => ({
+  id: insight.id,
+  organization_id: organizationId,
+  insight_type: insight.insight_type,
+  resource_id: insight.resource_id,
+  ...detectorValues(boolean, insight),
+  status: insight.status,
+  assignee: insight.assignee,
+  create_time: isoText(insight.create_time),
+  update_time: isoText(insight.update_time),
+  etag: insight.etag
+})
 
 export const make = Effect.gen(function*() {
   const { dialect, errors, sql, trustedReader, write } = yield* RepoContext
@@ -44,18 +72,6 @@ export const make = Effect.gen(function*() {
   const columns = sql.literal(COLUMNS)
   // SQLite's BEGIN IMMEDIATE already holds the whole database; Postgres locks the row.
   const lockRow = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })
-
-  const detectorValues = (insight: Insight) => ({
-    title: insight.title,
-    description: insight.description,
-    severity: insight.severity,
-    is_current: dialect.boolean(insight.is_current),
-    resource_type: insight.resource_type,
-    dw_id: insight.dw_id,
-    connection_id: insight.connection_id,
-    potential_savings: insight.potential_savings,
-    details: jsonText(insight.details)
-  })
 
   const findByKey = (organizationId: OrganizationId, key: InsightKey) =>
     insights.first(
@@ -67,27 +83,13 @@ export const make = Effect.gen(function*() {
 
   /** Inserts unless another transaction created the key first; true when this one did. */
   const insertNew = (organizationId: OrganizationId, insight: Insight) =>
-    sql`INSERT INTO insights ${
-      sql.insert({
-        id: insight.id,
-        organization_id: organizationId,
-        insight_type: insight.insight_type,
-        resource_id: insight.resource_id,
-        ...detectorValues(insight),
-        status: insight.status,
-        assignee: insight.assignee,
-        create_time: isoText(insight.create_time),
-        update_time: isoText(insight.update_time),
-        view_count: insight.view_count,
-        etag: insight.etag
-      })
-    }
+    sql`INSERT INTO insights ${sql.insert({ ...newInsightRow(dialect.boolean, organizationId, insight), view_count: insight.view_count })}
     ON CONFLICT (organization_id, insight_type, resource_id) DO NOTHING
     RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), errors.orUnavailable)
 
   const replaceContent = (organizationId: OrganizationId, insight: Insight) =>
     sql`UPDATE insights SET ${
-      sql.update({ ...detectorValues(insight), etag: insight.etag, update_time: isoText(insight.update_time) })
+      sql.update({ ...detectorValues(dialect.boolean, insight), etag: insight.etag, update_time: isoText(insight.update_time) })
     }
     WHERE organization_id = ${organizationId} AND id = ${insight.id}`.pipe(errors.orUnavailable)
 

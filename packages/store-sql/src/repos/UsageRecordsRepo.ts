@@ -30,6 +30,7 @@ import { type Context, Effect, Layer, Option } from "effect"
 import { isoText } from "../Columns.js"
 import type { SqlValue } from "../SqlDialect.js"
 import { RepoContext } from "./RepoContext.js"
+import { leaveLockFree as lockGap, ROWS_PER_DISCARD } from "./Staging.js"
 
 /** Rows per INSERT: at 22 parameters a row, far below both databases' parameter limits. */
 const ROWS_PER_INSERT = 500
@@ -37,14 +38,6 @@ const ROWS_PER_INSERT = 500
 const ROWS_PER_SCAN = 5000
 /** `seq` values per SQLite batch: a statement that reads them takes a few milliseconds. */
 const SEQ_WINDOW = 2000
-/** Rows a discarded import deletes per transaction: the write lock is held for milliseconds. */
-const ROWS_PER_DISCARD = 5000
-/**
- * After each staged batch, SQLite's importer leaves the lock free this long. SQLite has no queue
- * for its write lock: a process that commits and begins again at once would starve the others,
- * which poll for the lock at most 10 ms apart (see store-sqlite's SqliteTransactor).
- */
-const SQLITE_LOCK_GAP_MS = 15
 
 type Kind = "timestamp" | "number" | "text" | "boolean" | "json"
 
@@ -221,11 +214,7 @@ export const make = Effect.gen(function*() {
       { discard: true }
     )
 
-  /** SQLite only: a real pause (not the Effect clock, which tests may stop) that lets other processes write. */
-  const leaveLockFree = sql.onDialectOrElse({
-    sqlite: () => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, SQLITE_LOCK_GAP_MS))),
-    orElse: () => Effect.void
-  })
+  const leaveLockFree = lockGap(sql)
 
   /**
    * One transaction: deletes up to ROWS_PER_DISCARD of the import's rows after `after` in `seq`

@@ -13,6 +13,7 @@ import usageImports from "./0900_usage_imports.js"
 import usageSourceKey from "./1000_usage_source_key.js"
 import apiKeyLastUsed from "./1300_api_key_last_used.js"
 import storedEtags from "./1400_stored_etags.js"
+import insightImports from "./1500_insight_imports.js"
 
 export const migrations: Migrations = {
   "0001_initial": initial,
@@ -27,5 +28,6 @@ export const migrations: Migrations = {
   "0900_usage_imports": usageImports,
   "1000_usage_source_key": usageSourceKey,
   "1300_api_key_last_used": apiKeyLastUsed,
-  "1400_stored_etags": storedEtags
+  "1400_stored_etags": storedEtags,
+  "1500_insight_imports": insightImports
 }
