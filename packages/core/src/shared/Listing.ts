@@ -199,10 +199,11 @@ export const make = Effect.gen(function*() {
   ) =>
     Effect.gen(function*() {
       yield* checkPageSize(request.maxResults, MAX_PAGE_SIZE, fields.size)
-      const secret = yield* installation.cursorSecret
+      // The secret only when a token is read or issued: a first page that is also the last needs
+      // none, so it is never what creates the installation's secret (a write).
       const after = request.pageToken === undefined
         ? undefined
-        : yield* resume(secret, request.pageToken, organizationId, list)
+        : yield* resume(yield* installation.cursorSecret, request.pageToken, organizationId, list)
       const lookAhead = list.tokenOnLastPage === true ? 0 : 1
       const read = yield* rows({ after, limit: request.maxResults + lookAhead })
       const items = read.slice(0, request.maxResults)
@@ -210,7 +211,7 @@ export const make = Effect.gen(function*() {
       const more = list.tokenOnLastPage === true || read.length > request.maxResults
       const page: Page<A> = {
         items,
-        page_token: more && last !== undefined ? issue(secret, organizationId, list, last) : null
+        page_token: more && last !== undefined ? issue(yield* installation.cursorSecret, organizationId, list, last) : null
       }
       return page
     })
