@@ -166,6 +166,7 @@ const BODIES: Readonly<Record<string, Example>> = {
   "usageGroups.createUsageGroupSet": always({ name: "Cost centers", order: 0 }),
   "usageGroups.createUsageGroup": always({ name: "ETL", order: 1, budget: 250, filter_expression: FILTER_EXPRESSION }),
   "usageGroups.updateUsageGroup": always({ budget: 300, filter_expression: FILTER_EXPRESSION }),
+  "usageGroups.raiseBudgetAlerts": always({ month: "2026-10" }),
   "apiKeys.createApiKey": always({
     name: "audit-exporter",
     access: "read_only",
