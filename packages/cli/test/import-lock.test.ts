@@ -117,7 +117,8 @@ describe("imports beside another writer on one SQLite file", () => {
     const { dir, store } = await prepare()
     const before = await count(store, "insights")
     const auditBefore = await count(store, "audit_records")
-    const good = Array.from({ length: 3 * 2000 }, (_, i) => insightLine(`WH_${i}`))
+    // Thirty batches: on a quiet machine three were staged and published before the file could change.
+    const good = Array.from({ length: 30 * 2000 }, (_, i) => insightLine(`WH_${i}`))
     const path = join(dir, "insights.jsonl")
     writeFileSync(path, good.join("\n") + "\n")
 
