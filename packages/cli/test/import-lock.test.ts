@@ -12,22 +12,11 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { BIN, costline, scratchDir } from "./support.js"
+import { BIN, costline, insightLine, scratchDir } from "./support.js"
 
 const ORG = "demo" as OrganizationId
 const DATABASE = "sqlite:data/costline.db"
 const system = Actor.system()
-
-const insightLine = (resourceId: string) =>
-  JSON.stringify({
-    insight_type: "warehouse_idle",
-    resource_type: "warehouse",
-    resource_id: resourceId,
-    title: `${resourceId} is idle`,
-    description: "Suspend it sooner.",
-    severity: "medium",
-    potential_savings: 50
-  })
 
 /** The other process: the store on the same file, as `costline serve` would open it. */
 const openStore = (dir: string) =>

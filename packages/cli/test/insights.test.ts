@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { describeBadLines, parseInsightLines } from "../src/InsightsFile.js"
-import { costline, lastLine, scratchDir } from "./support.js"
+import { costline, insightLine, lastLine, scratchDir } from "./support.js"
 
 const ORG = "demo"
 const DATABASE = "sqlite:data/costline.db"
@@ -23,18 +23,6 @@ const write = (dir: string, name: string, lines: ReadonlyArray<string>) => {
   writeFileSync(join(dir, name), lines.join("\n") + "\n")
   return name
 }
-
-const insight = (resourceId: string, change: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    insight_type: "warehouse_idle",
-    resource_type: "warehouse",
-    resource_id: resourceId,
-    title: `${resourceId} is idle`,
-    description: "Suspend it sooner.",
-    severity: "medium",
-    potential_savings: 50,
-    ...change
-  })
 
 /** Every insight of the organization, read through core on the CLI's own file. */
 const storedInsights = (dir: string) =>
@@ -53,10 +41,10 @@ describe("costline insights import", () => {
   it("creates, updates and keeps insights, and says how many of each", async () => {
     const dir = await prepare()
     const seeded = (await storedInsights(dir)).length
-    const first = await run(dir, "insights", "import", "--org", ORG, write(dir, "a.jsonl", [insight("WH_A"), "", insight("WH_B")]))
+    const first = await run(dir, "insights", "import", "--org", ORG, write(dir, "a.jsonl", [insightLine("WH_A"), "", insightLine("WH_B")]))
     expect(first).toMatchObject({ code: 0, stderr: "", stdout: "imported 2 insights into demo: 2 created, 0 updated, 0 unchanged\n" })
 
-    const again = write(dir, "b.jsonl", [insight("WH_A"), insight("WH_B", { potential_savings: 75 }), insight("WH_C")])
+    const again = write(dir, "b.jsonl", [insightLine("WH_A"), insightLine("WH_B", { potential_savings: 75 }), insightLine("WH_C")])
     const second = await run(dir, "insights", "import", "--org", ORG, again)
     expect(second.stdout).toBe("imported 3 insights into demo: 1 created, 1 updated, 1 unchanged\n")
 
@@ -68,7 +56,7 @@ describe("costline insights import", () => {
   it("a bad line fails the import, naming its line number, and nothing is imported", async () => {
     const dir = await prepare()
     const seeded = (await storedInsights(dir)).length
-    const file = write(dir, "bad.jsonl", [insight("WH_A"), insight("WH_B"), "", insight("WH_C", { severity: "critical" }), "{oops", insight("WH_D")])
+    const file = write(dir, "bad.jsonl", [insightLine("WH_A"), insightLine("WH_B"), "", insightLine("WH_C", { severity: "critical" }), "{oops", insightLine("WH_D")])
     const result = await run(dir, "insights", "import", "--org", ORG, file)
     expect(result.code).toBe(1)
     expect(result.stdout).toBe("")
@@ -81,9 +69,9 @@ describe("costline insights import", () => {
   it("a bad line late in a large file: nothing is imported, and the bad lines are counted", async () => {
     const dir = await prepare()
     const seeded = (await storedInsights(dir)).length
-    const good = Array.from({ length: 3000 }, (_, i) => insight(`WH_${i}`))
+    const good = Array.from({ length: 3000 }, (_, i) => insightLine(`WH_${i}`))
     const bad = Array.from({ length: 12 }, () => "{oops")
-    const file = write(dir, "late.jsonl", [...good, insight("WH_X", { severity: "critical" }), ...bad])
+    const file = write(dir, "late.jsonl", [...good, insightLine("WH_X", { severity: "critical" }), ...bad])
     const result = await run(dir, "insights", "import", "--org", ORG, file)
     expect(result.code).toBe(1)
     expect(result.stderr).toContain("line 3001: severity: ")
@@ -95,7 +83,7 @@ describe("costline insights import", () => {
 
   it("an unknown organization or an unreadable file is a failure; a missing argument a usage error", async () => {
     const dir = await prepare()
-    const file = write(dir, "ok.jsonl", [insight("WH_A")])
+    const file = write(dir, "ok.jsonl", [insightLine("WH_A")])
     const unknown = await run(dir, "insights", "import", "--org", "nope", file)
     expect(unknown.code).toBe(1)
     expect(unknown.stderr).toContain("organization nope not found")
@@ -121,7 +109,7 @@ describe("costline seed", () => {
 
 describe("parseInsightLines", () => {
   it("ignores blank lines and a byte order mark, and numbers lines as an editor does", () => {
-    const parsed = parseInsightLines(`\uFEFF${insight("A")}\r\n\r\n   \n${insight("B", { title: " " })}\n{}`)
+    const parsed = parseInsightLines(`\uFEFF${insightLine("A")}\r\n\r\n   \n${insightLine("B", { title: " " })}\n{}`)
     expect(parsed._tag).toBe("Left")
     if (parsed._tag === "Left") {
       expect(parsed.left.map((bad) => bad.line)).toEqual([4, 5])
@@ -131,7 +119,7 @@ describe("parseInsightLines", () => {
   })
 
   it("refuses unknown fields, which would otherwise be silently dropped", () => {
-    const parsed = parseInsightLines(insight("A", { status: "resolved" }))
+    const parsed = parseInsightLines(insightLine("A", { status: "resolved" }))
     expect(parsed._tag === "Left" && parsed.left[0]).toMatchObject({ line: 1, problem: expect.stringContaining("status") })
   })
 

@@ -69,3 +69,16 @@ export const stop = (child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") =>
     child.once("exit", (code) => resolve(code))
     child.kill(signal)
   })
+
+/** One `insights import` line: an idle-warehouse insight for `resourceId`, with `change` merged in. */
+export const insightLine = (resourceId: string, change: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    insight_type: "warehouse_idle",
+    resource_type: "warehouse",
+    resource_id: resourceId,
+    title: `${resourceId} is idle`,
+    description: "Suspend it sooner.",
+    severity: "medium",
+    potential_savings: 50,
+    ...change
+  })

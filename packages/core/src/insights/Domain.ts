@@ -146,6 +146,22 @@ export class InsightUpsert extends Schema.Class<InsightUpsert>("InsightUpsert")(
   }).annotations(strict)
 ) {}
 
+/** The upsert whose merge gives `insight` back: its detector-owned fields, whole. */
+export const upsertOf = (insight: Insight): InsightUpsert =>
+  InsightUpsert.make({
+    insight_type: insight.insight_type,
+    resource_type: insight.resource_type,
+    resource_id: insight.resource_id,
+    title: insight.title,
+    description: insight.description,
+    severity: insight.severity,
+    is_current: insight.is_current,
+    dw_id: insight.dw_id,
+    connection_id: insight.connection_id,
+    potential_savings: insight.potential_savings,
+    details: insight.details
+  })
+
 /** An `__in` list; reported at the list itself when empty. */
 const AnyOf = <S extends Schema.Schema.Any>(item: S) => Schema.Array(item).pipe(Schema.minItems<Schema.Array$<S>>(1))
 /** Person filters compare with stored emails, which are normalised to lower case. */

@@ -21,7 +21,7 @@ import { newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import { BATCH_SIZE, STALE_AFTER } from "../usage/UsageImport.js"
 import { InsightAudit } from "./AuditValues.js"
-import { type Insight, type InsightId, InsightUpsert } from "./Domain.js"
+import { type Insight, type InsightId, type InsightUpsert, upsertOf } from "./Domain.js"
 import { type CurrentInsight, InsightImportsRepo, type StagedInsight } from "./ImportRepo.js"
 import { Insights } from "./Insights.js"
 import type { InsightKey } from "./Repo.js"
@@ -69,22 +69,6 @@ const knownOf = (current: CurrentInsight): Known => ({
   insight: current.insight,
   base: Option.getOrElse(current.staged, () => Option.some(current.insight.etag))
 })
-
-/** The upsert whose merge gives `insight`: a staged result carries its line's whole input. */
-const upsertOf = (insight: Insight): InsightUpsert =>
-  InsightUpsert.make({
-    insight_type: insight.insight_type,
-    resource_type: insight.resource_type,
-    resource_id: insight.resource_id,
-    title: insight.title,
-    description: insight.description,
-    severity: insight.severity,
-    is_current: insight.is_current,
-    dw_id: insight.dw_id,
-    connection_id: insight.connection_id,
-    potential_savings: insight.potential_savings,
-    details: insight.details
-  })
 
 export const make = Effect.gen(function*() {
   const organizations = yield* Organizations

@@ -14,7 +14,7 @@ import { Context, Effect, Either, Layer, Stream } from "effect"
 import * as Audited from "../audit/Audited.js"
 import { AuditLog } from "../audit/AuditLog.js"
 import { Organizations } from "../identity/Organizations.js"
-import { type Insight, InsightListQuery, InsightUpsert } from "../insights/Domain.js"
+import { type Insight, InsightListQuery, InsightUpsert, upsertOf } from "../insights/Domain.js"
 import { Insights } from "../insights/Insights.js"
 import { MAX_PAGE_SIZE, type Page } from "../shared/Listing.js"
 import type { Actor } from "../shared/Actor.js"
@@ -248,19 +248,7 @@ export const make = Effect.gen(function*() {
         pageToken = page.page_token ?? undefined
       } while (pageToken !== undefined)
       for (const insight of stale) {
-        const upserted = yield* insights.upsert(actor, organizationId, InsightUpsert.make({
-          insight_type: insight.insight_type,
-          resource_type: insight.resource_type,
-          resource_id: insight.resource_id,
-          title: insight.title,
-          description: insight.description,
-          severity: insight.severity,
-          is_current: false,
-          dw_id: insight.dw_id,
-          connection_id: insight.connection_id,
-          potential_savings: insight.potential_savings,
-          details: insight.details
-        }))
+        const upserted = yield* insights.upsert(actor, organizationId, InsightUpsert.make({ ...upsertOf(insight), is_current: false }))
         if (upserted._tag !== "Unchanged") retired++
       }
       return retired

@@ -199,20 +199,6 @@ const withExample = (parameter: Parameter, options: ExampleOptions): Parameter =
   return sent && example !== undefined ? { ...rest, example: example(options) } : rest
 }
 
-/**
- * The schema without the `$id`s Effect gives its constant schemas (`/schemas/unknown`): one body
- * with two of them makes example validators (redocly's) fail to read the schema at all.
- */
-const withoutBuiltInIds = (schema: unknown): unknown => {
-  if (Array.isArray(schema)) return schema.map(withoutBuiltInIds)
-  if (typeof schema !== "object" || schema === null) return schema
-  return Object.fromEntries(
-    Object.entries(schema)
-      .filter(([key, value]) => !(key === "$id" && typeof value === "string" && value.startsWith("/schemas/")))
-      .map(([key, value]) => [key, withoutBuiltInIds(value)])
-  )
-}
-
 const withBodyExample = (operation: Operation, options: ExampleOptions): Operation => {
   const example = BODIES[operation.operationId]
   const parameters = operation.parameters.map((parameter) =>
@@ -223,7 +209,7 @@ const withBodyExample = (operation: Operation, options: ExampleOptions): Operati
   const content = Object.fromEntries(
     Object.entries(operation.requestBody.content).map(([type, media]): [string, MediaType] => [
       type,
-      { schema: withoutBuiltInIds(media.schema) as MediaType["schema"], example: value }
+      { ...media, example: value }
     ])
   )
   return { ...operation, parameters, requestBody: { ...operation.requestBody, content } }
