@@ -1,6 +1,7 @@
 export * as ApiToken from "./identity/ApiToken.js"
 export * as ETag from "./shared/ETag.js"
 export * as Precondition from "./shared/Precondition.js"
+export * as Slices from "./shared/Slices.js"
 export * as Permissions from "./identity/Permissions.js"
 
 export * from "./shared/Actor.js"

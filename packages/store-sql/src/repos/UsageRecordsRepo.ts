@@ -8,11 +8,14 @@
  * index instead would fetch each row from a random page, several times slower once the table
  * outgrows the cache. The index still bounds the scan: it gives the lowest and highest `seq` of
  * the month's rows, and only that span is read (tight when months are imported in order, wider
- * but never wrong when a file mixes them). The highest `seq` is also the snapshot: one writer at a
- * time, so every row committed after the scan began has a higher one. better-sqlite3 runs each
- * statement on the event loop, so a statement reads a window of at most SEQ_WINDOW rows, however
- * the month's rows are interleaved with other organizations' or months': each holds the loop for a
- * few milliseconds only, and the caller paces the batches (see core's Slices).
+ * but never wrong when a file mixes them). The snapshot is the table's highest `seq` when the scan
+ * begins: one writer at a time, so every row committed after the scan began has a higher one, and
+ * every later statement of the scan reads at or below it. better-sqlite3 runs each statement on
+ * the event loop, so no statement of the scan may read the whole month: the span is gathered
+ * SPAN_CHUNK index entries at a time with a turn of the loop between chunks (one `min/max` over a
+ * million entries held the loop ~300 ms), and a window reads at most SEQ_WINDOW rows, however the
+ * month's rows are interleaved with other organizations' or months'; the caller paces the
+ * batches (see core's Slices).
  *
  * A staged import's rows (`import_id` of a row in `usage_imports`) are invisible until it is
  * published. SQLite reads the pending imports in the same statement as the span (one snapshot)
@@ -24,7 +27,7 @@
  * reader that takes no transaction id and holds back nobody). Keyset batches would leave each
  * batch's plan to row estimates that a fresh bulk import has not updated yet.
  */
-import { type OrganizationId, type UsageRecord, UsageRecordsRepo, type UsageScan } from "@costline/core"
+import { type OrganizationId, Slices, type UsageRecord, UsageRecordsRepo, type UsageScan } from "@costline/core"
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import { type Context, Effect, Layer, Option } from "effect"
 import { isoText } from "../Columns.js"
@@ -38,6 +41,8 @@ const ROWS_PER_INSERT = 500
 const ROWS_PER_SCAN = 5000
 /** `seq` values per SQLite batch: a statement that reads them takes a few milliseconds. */
 const SEQ_WINDOW = 2000
+/** Index entries per span statement on SQLite: a few milliseconds of the event loop each. */
+export const SPAN_CHUNK = 5000
 
 type Kind = "timestamp" | "number" | "text" | "boolean" | "json"
 
@@ -134,24 +139,67 @@ export const make = Effect.gen(function*() {
     import_id: importId
   })
 
+  /** The snapshot: the highest `seq` written so far and the imports pending, in one statement. */
+  const snapshot = sql<{ readonly top: unknown; readonly pending: string | null }>`
+    SELECT (SELECT max(seq) FROM usage_records) AS top, (SELECT json_group_array(id) FROM usage_imports) AS pending`.pipe(
+    Effect.map(([row]) => ({ top: Number(row?.top ?? 0), pending: JSON.parse(row?.pending ?? "[]") as ReadonlyArray<string> }))
+  )
+
+  /**
+   * One chunk of the month's index entries at or below the snapshot, from `from` on (inclusive, or
+   * after it when `after`): the lowest and highest `seq` met, how many, and the last start time.
+   */
+  const spanChunk = (scan: UsageScan, top: number, from: string, after: boolean) =>
+    sql<{ readonly lo: unknown; readonly hi: unknown; readonly n: unknown; readonly t: string | null }>`
+      SELECT min(seq) AS lo, max(seq) AS hi, count(*) AS n, max(start_time) AS t FROM (
+        SELECT seq, start_time FROM usage_records
+        WHERE organization_id = ${scan.organizationId}
+          AND ${after ? sql`start_time > ${from}` : sql`start_time >= ${from}`} AND start_time < ${isoText(scan.to)}
+          AND seq <= ${top}
+        ORDER BY start_time LIMIT ${SPAN_CHUNK})`.pipe(
+      Effect.map(([row]) => ({ lo: Number(row?.lo), hi: Number(row?.hi), n: Number(row?.n ?? 0), t: row?.t ?? from }))
+    )
+
+  /** Every row of the month at one start time: the one case a chunk cannot split (more than SPAN_CHUNK alike). */
+  const spanAt = (scan: UsageScan, top: number, at: string) =>
+    sql<{ readonly lo: unknown; readonly hi: unknown }>`
+      SELECT min(seq) AS lo, max(seq) AS hi FROM usage_records
+      WHERE organization_id = ${scan.organizationId} AND start_time = ${at} AND seq <= ${top}`.pipe(
+      Effect.map(([row]) => ({ lo: Number(row?.lo), hi: Number(row?.hi) }))
+    )
+
   /**
    * The span of `seq` holding the scan's rows (none when it has none), from the time index alone,
-   * and the imports still pending, read in the same statement: one snapshot.
+   * gathered in chunks that overlap by their last start time (a min and a max do not mind seeing
+   * an entry twice), with a turn of the event loop between them.
    */
   const seqSpan = (scan: UsageScan) =>
-    sql<{ readonly first: unknown; readonly last: unknown; readonly pending: string | null }>`
-      SELECT min(seq) AS first, max(seq) AS last, (SELECT json_group_array(id) FROM usage_imports) AS pending
-      FROM usage_records
-      WHERE organization_id = ${scan.organizationId}
-        AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}`.pipe(
-      Effect.map(([span]) =>
-        span?.first == null ? Option.none() : Option.some({
-          first: span.first,
-          last: span.last,
-          pending: JSON.parse(span.pending ?? "[]") as ReadonlyArray<string>
-        })
-      )
-    )
+    Effect.gen(function*() {
+      const { pending, top } = yield* snapshot
+      let first = Infinity
+      let last = -Infinity
+      let from = isoText(scan.from)
+      let after = false
+      for (;;) {
+        const chunk = yield* spanChunk(scan, top, from, after)
+        if (chunk.n === 0) break
+        first = Math.min(first, chunk.lo)
+        last = Math.max(last, chunk.hi)
+        if (chunk.n < SPAN_CHUNK) break
+        if (chunk.t === from && !after) {
+          // The whole chunk shares its first start time: take that instant whole, then go past it.
+          const at = yield* spanAt(scan, top, from)
+          first = Math.min(first, at.lo)
+          last = Math.max(last, at.hi)
+          after = true
+        } else {
+          after = false
+        }
+        from = chunk.t
+        yield* Slices.yieldToEventLoop
+      }
+      return first > last ? Option.none() : Option.some({ first, last, pending })
+    })
 
   /** Leaves out the rows of imports that were pending when the scan began. */
   const published = (pending: ReadonlyArray<string>) =>
@@ -171,9 +219,9 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const span = yield* seqSpan(scan)
       if (Option.isNone(span)) return
-      const last = Number(span.value.last)
+      const last = span.value.last
       // Just before the first row: `seq` is a positive integer, so first - 1 excludes nothing.
-      for (let after = Number(span.value.first) - 1; after < last; after += SEQ_WINDOW) {
+      for (let after = span.value.first - 1; after < last; after += SEQ_WINDOW) {
         const rows = yield* batch(scan, after, Math.min(after + SEQ_WINDOW, last), span.value.pending)
         if (rows.length > 0) yield* onBatch(rows.map(fromValues))
       }
