@@ -93,6 +93,18 @@ layer(makeTestServer(), { excludeTestServices: true })("user roles v2", (it) => 
       expect(audit.body.items.at(-1)).toMatchObject({ table_name: "role_assignments", record_id: granted.body.id, status: "success" })
     }))
 
+  it.effect("a scope read from the API can be sent back whole: its name is accepted and ignored", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const viewer = yield* tenant.userSession("viewer")
+      const path = `/users/${encodeURIComponent(viewer.email)}/roles`
+      const held = (yield* v2(tenant)("GET", path)).body.items[0]
+      expect(held.scope).toMatchObject({ type: "organization", id: tenant.id })
+      const granted = yield* v2(tenant)("POST", path, { role: "team_creator", scope: { ...held.scope, name: "Not its name" } })
+      expect(granted.status).toBe(201)
+      expect(granted.body.scope).toEqual(held.scope)
+    }))
+
   it.effect("DELETE removes a direct role (204); a default or inherited one is 409, an unknown one 404", () =>
     Effect.gen(function*() {
       const { everyone, inherited, member, rolesPath, tenant } = yield* memberWithEverySource

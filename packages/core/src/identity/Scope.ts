@@ -19,10 +19,17 @@ const ScopeId = Schema.String.pipe(
   Schema.maxLength(200)
 )
 
-/** A scope as a caller names it. The organization scope may leave out its id: it is the tenant. */
+/**
+ * A scope as a caller names it. The organization scope may leave out its id: it is the tenant.
+ * `name` is what reads show; a client that sends a read scope back may keep it, and it is ignored
+ * (the name shown is always the target's own).
+ */
 export const ScopeInput = Schema.Struct({
   type: ScopeType,
-  id: Schema.optional(Schema.NullOr(ScopeId))
+  id: Schema.optional(Schema.NullOr(ScopeId)),
+  name: Schema.optional(Schema.NullOr(Schema.String)).annotations({
+    description: "Read-only: what reads show. Accepted so a read scope can be sent back, and ignored."
+  })
 })
 export type ScopeInput = typeof ScopeInput.Type
 
