@@ -1,9 +1,10 @@
 /**
- * The repository contract: the behaviour every store must show, checked through core's real
- * services on top of the store's repositories. A store is done when it passes this suite against
- * a real database, not when it compiles.
+ * The repository contract: the behaviour every store must show, checked first at each repository
+ * directly (`RepositoryLevelContract`), then through core's real services on top of the store's
+ * repositories. A store is done when it passes this suite against a real database, not when it
+ * compiles.
  */
-import { addEqualityTesters, layer } from "@effect/vitest"
+import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import { type Duration, Layer } from "effect"
 import { CoreWithSecretsLive, type Repositories } from "@costline/core"
 import { auditContract } from "./AuditContract.js"
@@ -16,6 +17,7 @@ import { insightImportContract } from "./InsightImportContract.js"
 import { insightListingContract } from "./InsightListingContract.js"
 import { insightsContract } from "./InsightsContract.js"
 import { rateLimitContract } from "./RateLimitContract.js"
+import { repositoryLevelContract } from "./RepositoryLevelContract.js"
 import { contractSecrets } from "./SecretsFixtures.js"
 import { organizationEventsContract } from "./OrganizationEventsContract.js"
 import { ssoGroupsContract } from "./SsoGroupsContract.js"
@@ -49,6 +51,8 @@ export const repositoryContract = (
   // Domain values are Schema classes and DateTimes: compare them with Effect's structural equality.
   addEqualityTesters()
   layer(CoreWithSecretsLive.pipe(Layer.provideMerge(makeStore()), Layer.provideMerge(contractSecrets)), options)(`repository contract: ${name}`, (it) => {
+    // The repositories alone first: a store that fails here fails the services below too.
+    describe("repository level", () => repositoryLevelContract(it))
     identityContract(it)
     teamsContract(it)
     teamDetailsContract(it)
