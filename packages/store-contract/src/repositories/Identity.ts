@@ -1,8 +1,24 @@
-/** Repository level: OrganizationsRepo and UsersRepo, directly, without core's services. */
+/**
+ * Repository level: OrganizationsRepo, UsersRepo, ApiKeysRepo and RoleAssignmentsRepo, directly,
+ * without core's services.
+ */
 import { describe, expect, type Vitest } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
+import { DateTime, Effect, Either, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { Organization, type OrganizationId, OrganizationsRepo, User, type UserId, UsersRepo } from "@costline/core"
+import {
+  ApiKey,
+  type ApiKeyId,
+  ApiKeysRepo,
+  Organization,
+  type OrganizationId,
+  OrganizationsRepo,
+  RoleAssignment,
+  type RoleAssignmentId,
+  RoleAssignmentsRepo,
+  User,
+  type UserId,
+  UsersRepo
+} from "@costline/core"
 import { type ContractServices, freshOrganization } from "../Fixtures.js"
 import { now, uuid } from "./Support.js"
 
@@ -52,6 +68,70 @@ export const identityRepositories = (it: Vitest.MethodsNonLive<ContractServices>
         expect(yield* repo.delete(organization.id, user.id)).toBe(true)
         expect(yield* repo.findById(organization.id, user.id)).toEqual(Option.none())
         expect(yield* repo.delete(organization.id, user.id)).toBe(false)
+      }))
+  })
+
+  describe("ApiKeysRepo", () => {
+    it.effect("insert, find by hash and id, list and revoke round-trip, only within the key's organization", () =>
+      Effect.gen(function*() {
+        const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
+        const repo = yield* ApiKeysRepo
+        const at = yield* now
+        const key = new ApiKey({
+          id: uuid<ApiKeyId>(),
+          organization_id: organization.id,
+          name: "ci",
+          access: "read_only",
+          scopes: [],
+          prefix: "clk_abcd",
+          created_at: at,
+          expires_at: null,
+          revoked_at: null,
+          last_used_at: null
+        })
+        const hash = `hash-${randomUUID()}`
+        yield* repo.insert(key, hash)
+        expect(yield* repo.findByHash(hash)).toEqual(Option.some(key))
+        expect(yield* repo.findByHash(`hash-${randomUUID()}`)).toEqual(Option.none())
+        expect(yield* repo.findById(organization.id, key.id)).toEqual(Option.some(key))
+        expect(yield* repo.findById(other.id, key.id)).toEqual(Option.none())
+        expect((yield* repo.list(organization.id)).map((listed) => listed.id)).toContain(key.id)
+        expect((yield* repo.list(other.id)).map((listed) => listed.id)).not.toContain(key.id)
+        expect(yield* repo.revoke(other.id, key.id, DateTime.toDate(at))).toBe(false)
+        expect(yield* repo.revoke(organization.id, key.id, DateTime.toDate(at))).toBe(true)
+        expect(yield* repo.revoke(organization.id, key.id, DateTime.toDate(at))).toBe(false)
+        expect(Option.getOrThrow(yield* repo.findById(organization.id, key.id)).revoked_at).toEqual(at)
+      }))
+  })
+
+  describe("RoleAssignmentsRepo", () => {
+    it.effect("insert, find, list and delete round-trip, only within the assignment's organization", () =>
+      Effect.gen(function*() {
+        const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
+        const repo = yield* RoleAssignmentsRepo
+        const at = yield* now
+        const subject = randomUUID()
+        const assignment = new RoleAssignment({
+          id: uuid<RoleAssignmentId>(),
+          organization_id: organization.id,
+          subject_type: "user",
+          subject_id: subject,
+          role: "viewer",
+          scope_type: "organization",
+          scope_id: null,
+          created_at: at,
+          updated_at: at
+        })
+        yield* repo.insert(assignment)
+        expect(yield* repo.findById(organization.id, assignment.id)).toEqual(Option.some(assignment))
+        expect(yield* repo.findById(other.id, assignment.id)).toEqual(Option.none())
+        expect(yield* repo.listForSubject(organization.id, "user", subject)).toEqual([assignment])
+        expect(yield* repo.listForSubject(other.id, "user", subject)).toEqual([])
+        expect(yield* repo.countForSubject(organization.id, "user", subject)).toBe(1)
+        expect(yield* repo.deleteById(other.id, assignment.id)).toEqual(Option.none())
+        expect(yield* repo.deleteById(organization.id, assignment.id)).toEqual(Option.some(assignment))
+        expect(yield* repo.deleteById(organization.id, assignment.id)).toEqual(Option.none())
+        expect(yield* repo.listForSubject(organization.id, "user", subject)).toEqual([])
       }))
   })
 }
