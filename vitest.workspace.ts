@@ -5,7 +5,7 @@ const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/`, i
 
 // Tests run against the TypeScript sources, so a stale dist/ can never hide a change.
 export const alias = {
-  "@costline/core/testing": `${pkg("core")}testing/index.ts`,
+  "@costline/store-contract": `${pkg("store-contract")}index.ts`,
   "@costline/core": `${pkg("core")}index.ts`,
   "@costline/analysis/testing": `${pkg("analysis")}testing/index.ts`,
   "@costline/analysis": `${pkg("analysis")}index.ts`,

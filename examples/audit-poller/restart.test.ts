@@ -6,7 +6,7 @@
  * The child runs the compiled example (examples/dist), built here from the sources first.
  */
 import { CoreLive } from "@costline/core"
-import { drainExport, ids, recordChange } from "@costline/core/testing"
+import { drainExport, ids, recordChange } from "@costline/store-contract"
 import { makeHandler } from "@costline/http"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"

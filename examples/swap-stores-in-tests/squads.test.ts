@@ -2,11 +2,11 @@
  * An integrator's test-suite, run once per store: SQLite in memory (fast, for every change) and
  * Postgres (what production runs). The tests are written once; each store is one layer.
  *
- * `@costline/core/testing` brings the helpers: `freshOrganization` keeps tests that share a
+ * `@costline/store-contract` brings the helpers: `freshOrganization` keeps tests that share a
  * database apart, `drainExport` reads the audit log as a poller would.
  */
 import { Actor, CoreLive, type OrganizationId, type Repositories, Users } from "@costline/core"
-import { drainExport, freshOrganization, memberActor } from "@costline/core/testing"
+import { drainExport, freshOrganization, memberActor } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
 import { expect, layer } from "@effect/vitest"

@@ -1,5 +1,5 @@
 /** `costline ingest dw`, run as a user runs it, on a SQLite file and on Postgres. */
-import { DwExportGenerator } from "@costline/core/testing"
+import { DwExportGenerator } from "@costline/core"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"

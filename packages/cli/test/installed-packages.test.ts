@@ -115,6 +115,20 @@ it("the installed costline command serves the API", async () => {
   }
 })
 
+it("core's package holds no test code and needs no test runner", async () => {
+  const listed = await run("tar", ["-tzf", join(scratch, "costline-core-0.1.0.tgz")], scratch)
+  expect(listed.code, listed.stderr).toBe(0)
+  const files = listed.stdout.split("\n").filter((line) => line.length > 0)
+  expect(files).toContain("package/dist/index.js")
+  expect(files.filter((file) => /testing|vitest/i.test(file))).toEqual([])
+  const manifest = JSON.parse(readFileSync(installed("@costline", "core", "package.json"), "utf8")) as Record<string, unknown>
+  const declared = ["dependencies", "peerDependencies", "optionalDependencies"]
+    .flatMap((field) => Object.keys((manifest[field] ?? {}) as Record<string, string>))
+  expect(declared.filter((name) => name.includes("vitest"))).toEqual([])
+  // The contract suite is a package of its own, packed beside the others, for test installs.
+  expect(existsSync(join(scratch, "costline-store-contract-0.1.0.tgz"))).toBe(true)
+})
+
 /** The code block of docs/embedding.md that calls the core directly, as a reader would copy it. */
 const embeddingSnippet = () => {
   const blocks = [...readFileSync(join(repository, "docs/embedding.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)]

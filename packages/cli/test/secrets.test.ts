@@ -1,5 +1,5 @@
 /** The master-key check, rotation with `costline secrets reseal`, where the development key lives, file modes. */
-import { testKey } from "@costline/core/testing"
+import { testKey } from "@costline/store-contract"
 import { execFile } from "node:child_process"
 import { existsSync, mkdirSync, statSync } from "node:fs"
 import { join } from "node:path"

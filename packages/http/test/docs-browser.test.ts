@@ -17,7 +17,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Browser, chromium } from "playwright-core"
 import { afterAll, expect } from "vitest"
-import { contractSecrets } from "@costline/core/testing"
+import { contractSecrets } from "@costline/store-contract"
 import { baseUrl, makeTestServer } from "./support/TestServer.js"
 
 /** Where Debian (and Ubuntu) put Chromium; `CHROMIUM_PATH` names another. */

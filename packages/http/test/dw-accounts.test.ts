@@ -1,6 +1,6 @@
 /** Warehouse accounts and their credentials through the real server, in v2 and the deprecated v1. */
 import { Actor, CreateDwAccount, DwAccounts } from "@costline/core"
-import { expectNoKeyMaterial, TEST_KEY_PASSPHRASE, testKey } from "@costline/core/testing"
+import { expectNoKeyMaterial, TEST_KEY_PASSPHRASE, testKey } from "@costline/store-contract"
 import { layer } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { randomUUID } from "node:crypto"

@@ -1,5 +1,5 @@
 /** `POST /v2/dw-ingestions` through the real server: results in insights and attribution, admin only, all or nothing. */
-import { DwExportGenerator } from "@costline/core/testing"
+import { DwExportGenerator } from "@costline/core"
 import { layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { expect } from "vitest"

@@ -3,7 +3,7 @@
  * types a body may have, the one spelling of each route's path, bodies streamed over the limit,
  * slow headers, and failed authentication per client address.
  */
-import { contractSecrets } from "@costline/core/testing"
+import { contractSecrets } from "@costline/store-contract"
 import { CostlineApi, makeHandler, MAX_JSON_DEPTH } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
 import { it, layer } from "@effect/vitest"

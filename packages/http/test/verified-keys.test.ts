@@ -6,7 +6,7 @@
 /** The longest a revocation may take to reach another instance. */
 const VERIFIED_KEY_MAX_AGE = Duration.seconds(5)
 import { HttpServer } from "@effect/platform"
-import { contractSecrets } from "@costline/core/testing"
+import { contractSecrets } from "@costline/store-contract"
 import { serve } from "@costline/http"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"

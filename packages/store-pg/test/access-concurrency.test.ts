@@ -4,7 +4,7 @@ import {
   expectEveryUnconditionalTeamUpdate,
   expectOneOfConcurrentDuplicates,
   expectOneTeamUpdatePerETag
-} from "@costline/core/testing"
+} from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { it } from "@effect/vitest"
 import { Effect, Layer } from "effect"

@@ -4,7 +4,7 @@
  * the order they committed.
  */
 import { AuditLog, type AuditRecord, CoreLive, Transactor } from "@costline/core"
-import { drainExport, freshOrganization, ids, recordChange } from "@costline/core/testing"
+import { drainExport, freshOrganization, ids, recordChange } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql/SqlClient"

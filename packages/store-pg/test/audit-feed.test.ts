@@ -14,7 +14,7 @@ import {
   Teams,
   UsageImport
 } from "@costline/core"
-import { drainExport, freshOrganization, ids, recordChange } from "@costline/core/testing"
+import { drainExport, freshOrganization, ids, recordChange } from "@costline/store-contract"
 import { MIGRATIONS_TABLE } from "@costline/store-sql"
 import { PgStore } from "@costline/store-pg"
 import { PgClient } from "@effect/sql-pg"

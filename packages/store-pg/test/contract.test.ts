@@ -1,4 +1,4 @@
-import { repositoryContract } from "@costline/core/testing"
+import { repositoryContract } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { useFreshDatabase } from "./support/database.js"
 

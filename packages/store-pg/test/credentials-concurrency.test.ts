@@ -1,4 +1,4 @@
-import { credentialsConcurrencyContract } from "@costline/core/testing"
+import { credentialsConcurrencyContract } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { useFreshDatabase } from "./support/database.js"
 

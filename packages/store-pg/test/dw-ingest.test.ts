@@ -1,4 +1,4 @@
-import { dwIngestContract } from "@costline/core/testing"
+import { dwIngestContract } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { useFreshDatabase } from "./support/database.js"
 

@@ -1,6 +1,6 @@
 /** What callers see when Postgres cannot serve them: typed StoreUnavailable, never a partial write. */
 import { CoreLive, Transactor } from "@costline/core"
-import { drainExport, freshOrganization, recordChange } from "@costline/core/testing"
+import { drainExport, freshOrganization, recordChange } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { expect, it } from "@effect/vitest"

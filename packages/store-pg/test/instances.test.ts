@@ -1,6 +1,6 @@
 /** Several server instances over one Postgres database: migrations, and what they share. */
 import { CoreLive } from "@costline/core"
-import { expectPortablePageTokens } from "@costline/core/testing"
+import { expectPortablePageTokens } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { expect, it } from "@effect/vitest"

@@ -1,4 +1,4 @@
-import { usageConcurrencyContract } from "@costline/core/testing"
+import { usageConcurrencyContract } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { useFreshDatabase } from "./support/database.js"
 

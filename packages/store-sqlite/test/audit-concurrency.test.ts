@@ -3,7 +3,7 @@
  * their transactions while a poller drains the export; every record arrives exactly once.
  */
 import { AuditLog, type AuditRecord, CoreLive, Transactor } from "@costline/core"
-import { drainExport, freshOrganization, ids, recordChange } from "@costline/core/testing"
+import { drainExport, freshOrganization, ids, recordChange } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer } from "effect"

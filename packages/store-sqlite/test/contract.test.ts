@@ -1,4 +1,4 @@
-import { repositoryContract } from "@costline/core/testing"
+import { repositoryContract } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { useTempDirectory } from "./support/tempDatabase.js"
 

@@ -1,4 +1,4 @@
-import { credentialsConcurrencyContract } from "@costline/core/testing"
+import { credentialsConcurrencyContract } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { useTempDirectory } from "./support/tempDatabase.js"
 

@@ -1,6 +1,6 @@
 /** Warehouse keys at rest in the SQLite file: sealed, and tamper-evident. */
 import { CoreWithSecretsLive, type DwAccountId } from "@costline/core"
-import { contractSecrets, expectSealedAtRest, type SealedColumn } from "@costline/core/testing"
+import { contractSecrets, expectSealedAtRest, type SealedColumn } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { layer } from "@effect/vitest"

@@ -1,4 +1,4 @@
-import { dwIngestContract } from "@costline/core/testing"
+import { dwIngestContract } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { useTempDirectory } from "./support/tempDatabase.js"
 

@@ -1,6 +1,6 @@
 /** What callers see when SQLite cannot serve them: typed StoreUnavailable, never a partial write. */
 import { CoreLive, OrganizationId, Organizations } from "@costline/core"
-import { freshOrganization } from "@costline/core/testing"
+import { freshOrganization } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"

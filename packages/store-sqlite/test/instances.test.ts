@@ -1,6 +1,6 @@
 /** Several connections ("processes") on one SQLite file: migrations, and what they share. */
 import { CoreLive } from "@costline/core"
-import { expectPortablePageTokens } from "@costline/core/testing"
+import { expectPortablePageTokens } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { expect, it } from "@effect/vitest"

@@ -1,4 +1,4 @@
-import { usageConcurrencyContract } from "@costline/core/testing"
+import { usageConcurrencyContract } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { useTempDirectory } from "./support/tempDatabase.js"
 

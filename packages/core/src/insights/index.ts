@@ -2,6 +2,8 @@ export * from "./Domain.js"
 export { forInsight as insightETag } from "./ETag.js"
 export * from "./ImportRepo.js"
 export { InsightImport, type InsightImportSummary } from "./InsightImport.js"
+/** The import's constructor, for store tests that watch its batches (@costline/store-contract). */
+export * as InsightImportService from "./InsightImport.js"
 export { InsightQueries, type InsightQueryResult } from "./InsightQueries.js"
 export { Insights, parseInsightId, type UpdateError as InsightUpdateError } from "./Insights.js"
 export * as InsightTransitions from "./InsightStatus.js"

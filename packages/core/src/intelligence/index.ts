@@ -9,6 +9,8 @@ export {
   type IngestSources,
   type IngestSummary
 } from "./DwIngest.js"
+/** How many usage records an ingestion writes at once (store tests check the batches). */
+export { BATCH_SIZE as DW_INGEST_BATCH_SIZE } from "./DwIngest.js"
 export * as DwAllocation from "./Allocation.js"
 export * as DwDetectors from "./Detectors.js"
 export * as DwExports from "./Exports.js"

@@ -19,4 +19,6 @@ export {
 } from "./AttributionService.js"
 export { BudgetAlerts, type BudgetAlertsRun, budgetExceededInsight } from "./BudgetAlerts.js"
 export { type ImportSummary, UsageImport, type UsageSource } from "./UsageImport.js"
+/** The import's constructor and batch rules, for store tests that watch its batches (@costline/store-contract). */
+export * as UsageImportService from "./UsageImport.js"
 export { UsageGroups } from "./UsageGroups.js"

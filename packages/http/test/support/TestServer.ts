@@ -16,7 +16,7 @@ import {
   Sessions,
   Users
 } from "@costline/core"
-import { contractSecrets } from "@costline/core/testing"
+import { contractSecrets } from "@costline/store-contract"
 import { serve, type ServeOptions } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
 import { Effect, Layer, TestClock, TestContext } from "effect"

@@ -1,0 +1,131 @@
+/**
+ * Repository level: AuditRepo, InsightsRepo, KeyedUsageRepo and RateLimitRepo, directly, without
+ * core's services.
+ */
+import { describe, expect, type Vitest } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import {
+  AuditRecord,
+  type AuditRecordId,
+  AuditRepo,
+  Gcra,
+  type InsightId,
+  InsightsRepo,
+  KeyedUsageRepo,
+  mergeUpsert,
+  type OrganizationId,
+  RateLimitRepo,
+  UsageRecordsRepo
+} from "@costline/core"
+import { type ContractServices, freshOrganization } from "../Fixtures.js"
+import { idleWarehouse } from "../InsightFixtures.js"
+import { scanAll, usage } from "../UsageFixtures.js"
+import { now, uuid } from "./Support.js"
+
+const auditRecord = (organizationId: OrganizationId, recordId: string) =>
+  Effect.map(now, (at) =>
+    new AuditRecord({
+      id: uuid<AuditRecordId>(),
+      organization_id: organizationId,
+      changed_at: at,
+      kind: "resource",
+      resource: "dashboards",
+      event_type: null,
+      table_name: "dashboards",
+      record_id: recordId,
+      operation: "update",
+      status: "success",
+      changed_by: "ann@example.com",
+      changed_by_type: "user",
+      old_values: { name: "before" },
+      new_values: { name: "after" },
+      request_id: null
+    }))
+
+export const recordRepositories = (it: Vitest.MethodsNonLive<ContractServices>) => {
+  describe("AuditRepo", () => {
+    it.effect("appended records come back in order, after a position, only in their organization", () =>
+      Effect.gen(function*() {
+        const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
+        const repo = yield* AuditRepo
+        const page = (organizationId: OrganizationId, after: string | undefined) =>
+          repo.page({ organizationId, filters: { table_name_in: ["dashboards"] }, order: "asc", after, limit: 10 })
+        const [first, second] = [yield* auditRecord(organization.id, "a"), yield* auditRecord(organization.id, "b")]
+        yield* repo.append(first)
+        yield* repo.append(second)
+        const all = yield* page(organization.id, undefined)
+        expect(all.map(({ record }) => record)).toEqual([first, second])
+        expect((yield* page(organization.id, all[0]!.position)).map(({ record }) => record)).toEqual([second])
+        expect(yield* page(organization.id, all[1]!.position)).toEqual([])
+        expect(yield* page(other.id, undefined)).toEqual([])
+      }))
+  })
+
+  describe("InsightsRepo", () => {
+    it.effect("an upsert creates, then finds the same key; reads and conditional writes stay in the organization", () =>
+      Effect.gen(function*() {
+        const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
+        const repo = yield* InsightsRepo
+        const at = yield* now
+        const input = idleWarehouse(`WH_${randomUUID()}`)
+        const key = { insight_type: input.insight_type, resource_id: input.resource_id }
+        const created = yield* repo.upsert(organization.id, key, mergeUpsert(input, { id: uuid<InsightId>(), now: at }))
+        expect(created._tag).toBe("Created")
+        const insight = created.insight
+        expect(yield* repo.findById(organization.id, insight.id)).toEqual(Option.some(insight))
+        expect(yield* repo.findById(other.id, insight.id)).toEqual(Option.none())
+        expect(yield* repo.findById(organization.id, uuid<InsightId>())).toEqual(Option.none())
+        // The same key again, unchanged: the stored insight, not a second one.
+        const again = yield* repo.upsert(organization.id, key, mergeUpsert(input, { id: uuid<InsightId>(), now: at }))
+        expect(again).toMatchObject({ _tag: "Unchanged", insight: { id: insight.id } })
+
+        const update = {
+          organizationId: organization.id,
+          id: insight.id,
+          set: { status: "resolved" as const, assignee: "ann@example.com" },
+          newEtag: "etag-2",
+          updateTime: at
+        }
+        expect((yield* repo.updateIfEtag({ ...update, expectedEtag: "stale" }))._tag).toBe("Stale")
+        expect((yield* repo.updateIfEtag({ ...update, organizationId: other.id, expectedEtag: insight.etag }))._tag).toBe("NotFound")
+        expect(yield* repo.findById(organization.id, insight.id)).toEqual(Option.some(insight))
+        const updated = yield* repo.updateIfEtag({ ...update, expectedEtag: insight.etag })
+        expect(updated).toMatchObject({ _tag: "Updated", insight: { status: "resolved", assignee: "ann@example.com", etag: "etag-2" } })
+        const view = { insightId: insight.id, viewer: "bob@example.com", day: "2024-05-01", at }
+        expect((yield* repo.recordView({ ...view, organizationId: other.id }))._tag).toBe("NotFound")
+        expect(yield* repo.recordView({ ...view, organizationId: organization.id })).toMatchObject({ _tag: "Recorded", counted: true })
+      }))
+  })
+
+  describe("KeyedUsageRepo", () => {
+    it.effect("replacing a key replaces its record, in its organization only", () =>
+      Effect.gen(function*() {
+        const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
+        const repo = yield* KeyedUsageRepo
+        yield* repo.replace(organization.id, [{ key: "query:1", record: usage("2024-05-02T00:00:00Z", 1) }])
+        yield* repo.replace(other.id, [{ key: "query:1", record: usage("2024-05-02T00:00:00Z", 7) }])
+        yield* repo.replace(organization.id, [{ key: "query:1", record: usage("2024-05-02T00:00:00Z", 2) }])
+        expect((yield* scanAll(organization.id, "2024-05")).records.map((record) => record.credits)).toEqual([2])
+        expect((yield* scanAll(other.id, "2024-05")).records.map((record) => record.credits)).toEqual([7])
+        // Plain usage records beside keyed ones are left alone.
+        yield* (yield* UsageRecordsRepo).insert(organization.id, [usage("2024-05-03T00:00:00Z", 5)])
+        yield* repo.replace(organization.id, [{ key: "query:1", record: usage("2024-05-02T00:00:00Z", 3) }])
+        expect((yield* scanAll(organization.id, "2024-05")).records.map((record) => record.credits).sort()).toEqual([3, 5])
+      }))
+  })
+
+  describe("RateLimitRepo", () => {
+    it.effect("takes a burst per key, then refuses; keys do not share state", () =>
+      Effect.gen(function*() {
+        const repo = yield* RateLimitRepo
+        const rule = Gcra.parameters({ requestsPerSecond: 1, burst: 2 })
+        const [key, other] = [`repo-level:${randomUUID()}`, `repo-level:${randomUUID()}`]
+        const nowMs = Date.UTC(2024, 4, 1)
+        const taken = [yield* repo.take(key, rule, nowMs), yield* repo.take(key, rule, nowMs), yield* repo.take(key, rule, nowMs)]
+        expect(taken.map((outcome) => outcome.allowed)).toEqual([true, true, false])
+        expect((yield* repo.take(other, rule, nowMs)).allowed).toBe(true)
+        expect((yield* repo.take(key, rule, nowMs + 1000)).allowed).toBe(true)
+      }))
+  })
+}
