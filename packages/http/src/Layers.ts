@@ -35,6 +35,7 @@ import {
   pipelineOptions,
   rateLimitPolicy,
   secretsLayer,
+  storePoolMetricsLayer,
   tracingLayer
 } from "./Options.js"
 
@@ -67,7 +68,8 @@ export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
 export const ApiLive = <E>(options: ApiOptions<E>) =>
   Layer.mergeAll(
     HandlersLive.pipe(Layer.provide(attributionTimeoutLayer(options))),
-    HttpApiBuilder.middleware(Pipeline.make(CostlineApi, pipelineOptions(options)))
+    HttpApiBuilder.middleware(Pipeline.make(CostlineApi, pipelineOptions(options))),
+    storePoolMetricsLayer(options)
   ).pipe(
     Layer.provide(analysisLayer(options)),
     Layer.provide(RateLimit.layer(rateLimitPolicy(options))),
