@@ -40,25 +40,55 @@ const withOrganization = async () => {
 }
 
 describe("costline invitations", () => {
-  it("create prints the id last, list shows it pending, revoke ends it; each is an invitation event", async () => {
+  it("create prints the token last (the id before it), list shows it pending, revoke ends it; each is an invitation event", async () => {
     const dir = await withOrganization()
     const created = await costline(dir, "invitations", "create", "--org", "acme", "--email", "New@Acme.example")
     expect(created.code).toBe(0)
     expect(created.stdout).toContain("invited new@acme.example to acme as viewer")
-    const id = lastLine(created.stdout)
+    expect(lastLine(created.stdout)).toMatch(/^cli_[0-9A-Za-z]{36}$/)
+    const id = /id ([0-9a-f-]{36})/.exec(created.stdout)![1]!
     expect(id).toMatch(UUID)
     const listed = await costline(dir, "invitations", "list", "--org", "acme")
     expect(listed.stdout.trim().split("\t").slice(0, 3)).toEqual([id, "new@acme.example", "viewer"])
     const asJson = JSON.parse((await costline(dir, "invitations", "list", "--org", "acme", "--json")).stdout)
-    expect(asJson).toEqual([{ id, email: "new@acme.example", role: "viewer", invited_by: "system", created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }])
+    expect(asJson).toEqual([{
+      id,
+      email: "new@acme.example",
+      role: "viewer",
+      invited_by: "system",
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/)
+    }])
     expect((await costline(dir, "invitations", "revoke", "--org", "acme", "--id", id)).code).toBe(0)
     const trail = await auditTrail(dir, "acme")
     expect(trail.filter((entry) => entry.startsWith("invitation/"))).toEqual(["invitation/create", "invitation/revoke"])
   })
 
+  it("accept --token makes the invitee a member with the role and prints their session token; a token works once", async () => {
+    const dir = await withOrganization()
+    const created = JSON.parse((await costline(dir, "invitations", "create", "--org", "acme", "--email", "dev@acme.example", "--role", "editor", "--expires", "2d", "--json")).stdout)
+    // Two days from when the command read the clock, a moment before the invitation's creation.
+    const lifetime = Date.parse(created.expires_at) - Date.parse(created.created_at)
+    expect(lifetime).toBeLessThanOrEqual(2 * 86_400_000)
+    expect(lifetime).toBeGreaterThan(2 * 86_400_000 - 60_000)
+    const accepted = await costline(dir, "invitations", "accept", "--org", "acme", "--token", created.token, "--email", "Dev@Acme.example")
+    expect(accepted.code).toBe(0)
+    expect(accepted.stdout).toContain("dev@acme.example joined acme as editor")
+    expect(lastLine(accepted.stdout)).toMatch(/^cls_/)
+    const roles = await inProcess(dir, Effect.flatMap(Users, (users) => users.findByEmail("acme" as OrganizationId, "dev@acme.example")))
+    expect(roles.email).toBe("dev@acme.example")
+    const again = await costline(dir, "invitations", "accept", "--org", "acme", "--token", created.token, "--email", "dev@acme.example")
+    expect(again.code).toBe(1)
+    expect(again.stderr.trim()).toBe("costline: NotFound: invitation for this token and email not found")
+    const trail = await auditTrail(dir, "acme")
+    expect(trail.slice(-4)).toEqual(["invitation/create", "invitation/revoke", "user_roles/create", "session/login"])
+    const bad = await costline(dir, "invitations", "create", "--org", "acme", "--email", "x@acme.example", "--expires", "yesterday")
+    expect(bad.code).toBe(1)
+  })
+
   it("one pending invitation per email; a revoked or unknown one cannot be revoked", async () => {
     const dir = await withOrganization()
-    const id = lastLine((await costline(dir, "invitations", "create", "--org", "acme", "--email", "new@acme.example")).stdout)
+    const id = JSON.parse((await costline(dir, "invitations", "create", "--org", "acme", "--email", "new@acme.example", "--json")).stdout).id
     const again = await costline(dir, "invitations", "create", "--org", "acme", "--email", "NEW@acme.example", "--role", "admin")
     expect(again.code).toBe(1)
     expect(again.stderr).toContain("already has a pending invitation")

@@ -83,6 +83,7 @@ export type Repositories =
 const AuditLive = AuditLog.layer.pipe(Layer.provide(ListCursors.layer))
 const OrganizationsLive = Organizations.layer.pipe(Layer.provide(AuditLive))
 const UsersLive = Users.layer.pipe(Layer.provide(OrganizationsLive), Layer.provide(AuditLive))
+const SessionsLive = Sessions.layer.pipe(Layer.provide(UsersLive), Layer.provide(AuditLive))
 const ScopesLive = Scopes.layer
 const TeamsLive = Teams.layer.pipe(Layer.provide([AuditLive, ScopesLive, ListCursors.layer]))
 const UsageGroupsLive = UsageGroups.layer.pipe(Layer.provide([AuditLive, ListCursors.layer]))
@@ -95,7 +96,7 @@ export const CoreLive = Layer.mergeAll(
   OrganizationsLive,
   UsersLive,
   ApiKeys.layer.pipe(Layer.provide(OrganizationsLive), Layer.provide(AuditLive)),
-  Sessions.layer.pipe(Layer.provide(UsersLive), Layer.provide(AuditLive)),
+  SessionsLive,
   Auth.layer,
   Authorization.layer.pipe(Layer.provide(AuditLive)),
   TeamsLive,
@@ -103,7 +104,7 @@ export const CoreLive = Layer.mergeAll(
   TeamRoles.layer.pipe(Layer.provide([TeamsLive, AuditLive, ScopesLive, ListCursors.layer])),
   SsoGroups.layer.pipe(Layer.provide([AuditLive, ScopesLive, ListCursors.layer])),
   UserRoles.layer.pipe(Layer.provide([UsersLive, AuditLive, ScopesLive, ListCursors.layer])),
-  Invitations.layer.pipe(Layer.provide([OrganizationsLive, AuditLive])),
+  Invitations.layer.pipe(Layer.provide([OrganizationsLive, AuditLive, SessionsLive])),
   TicketLinks.layer.pipe(Layer.provide([AuditLive, ListCursors.layer])),
   InsightsLive,
   InsightQueries.layer,

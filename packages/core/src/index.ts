@@ -33,7 +33,7 @@ export * as RoleSources from "./identity/RoleSources.js"
 export { UserRole } from "./identity/EffectiveRoles.js"
 export { UserRoles } from "./identity/UserRoles.js"
 export * from "./identity/Invitation.js"
-export { Invitations } from "./identity/Invitations.js"
+export { type AcceptInvitation, type Accepted, type CreateInvitation, invitationNotAcceptable, Invitations } from "./identity/Invitations.js"
 export * as PageToken from "./shared/PageToken.js"
 export * from "./shared/Listing.js"
 

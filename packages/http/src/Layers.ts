@@ -12,6 +12,8 @@ import { ApiKeysHttpLive } from "./api/apikeys/Http.js"
 import { AuditHttpLive } from "./api/audit/Http.js"
 import { DwAccountsHttpLive, DwAccountsV1HttpLive } from "./api/dwaccounts/Http.js"
 import { InsightsHttpLive } from "./api/insights/Http.js"
+import { InvitationsHttpLive } from "./api/invitations/Http.js"
+import { AnonymousTenantLive } from "./api/invitations/AnonymousTenant.js"
 import { SessionsHttpLive } from "./api/sessions/Http.js"
 import { IntelligenceHttpLive } from "./api/intelligence/Http.js"
 import { SsoGroupsHttpLive, SsoGroupsV1HttpLive } from "./api/ssogroups/Http.js"
@@ -33,6 +35,7 @@ import {
   pipelineOptions,
   rateLimitPolicy,
   secretsLayer,
+  storePoolMetricsLayer,
   tracingLayer
 } from "./Options.js"
 
@@ -55,16 +58,18 @@ export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
     DwAccountsV1HttpLive,
     ApiKeysHttpLive,
     SessionsHttpLive,
+    InvitationsHttpLive,
     IntelligenceHttpLive
   ]),
-  Layer.provide([TenantFromHeaderLive, TenantFromPathLive, TenantFromCredentialLive])
+  Layer.provide([TenantFromHeaderLive, TenantFromPathLive, TenantFromCredentialLive, AnonymousTenantLive])
 )
 
 /** The complete API over a store: what `HttpApiBuilder.serve` / `httpApp` / `toWebHandler` need. */
 export const ApiLive = <E>(options: ApiOptions<E>) =>
   Layer.mergeAll(
     HandlersLive.pipe(Layer.provide(attributionTimeoutLayer(options))),
-    HttpApiBuilder.middleware(Pipeline.make(CostlineApi, pipelineOptions(options)))
+    HttpApiBuilder.middleware(Pipeline.make(CostlineApi, pipelineOptions(options))),
+    storePoolMetricsLayer(options)
   ).pipe(
     Layer.provide(analysisLayer(options)),
     Layer.provide(RateLimit.layer(rateLimitPolicy(options))),

@@ -6,10 +6,11 @@ import {
   type QueryAnalyzer,
   type RateLimitPolicy,
   type Repositories,
-  Secrets
+  Secrets,
+  StorePool
 } from "@costline/core"
 import { HttpMiddleware } from "@effect/platform"
-import { type ConfigError, Context, Duration, Layer, Logger, type LogLevel } from "effect"
+import { type ConfigError, Context, Duration, Effect, Layer, Logger, type LogLevel, Option, Runtime } from "effect"
 import * as JsonLines from "./logging/JsonLines.js"
 import * as AuthFailureLimit from "./middleware/AuthFailureLimit.js"
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_INGEST_BODY_BYTES } from "./middleware/BodyLimits.js"
@@ -144,3 +145,14 @@ export const loggingLayer = (options: ApiOptions<unknown>): Layer.Layer<never> =
 /** The metrics as a service for the handlers that report their own figures (the audit export). */
 export const metricsLayer = (options: ApiOptions<unknown>): Layer.Layer<never> | Layer.Layer<ServerMetrics> =>
   options.metrics === undefined ? Layer.empty : Layer.succeed(ServerMetrics, options.metrics)
+
+/** With metrics on, `/metrics` samples the store's connections (core `StorePool`, when the store provides it). */
+export const storePoolMetricsLayer = (options: ApiOptions<unknown>): Layer.Layer<never> => {
+  const metrics = options.metrics
+  return metrics === undefined ? Layer.empty : Layer.effectDiscard(Effect.gen(function*() {
+    const pool = yield* Effect.serviceOption(StorePool)
+    if (Option.isNone(pool)) return
+    const runtime = yield* Effect.runtime<never>()
+    metrics.watchStorePool(() => Runtime.runPromise(runtime)(pool.value.usage))
+  }))
+}

@@ -15,8 +15,8 @@ import { describe, expect, it as plainIt } from "vitest"
 import { declaredRoutes } from "../src/middleware/AccessPolicy.js"
 import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 
-type Action = "read" | "write" | "create" | "export" | "manage" | "end"
-type Requirement = `${Area | "api_keys" | "sessions"}:${Action}`
+type Action = "read" | "write" | "create" | "export" | "manage" | "end" | "accept"
+type Requirement = `${Area | "api_keys" | "sessions" | "invitations"}:${Action}`
 
 /** What each route requires. */
 const REQUIRED: Record<string, Requirement> = {
@@ -83,7 +83,9 @@ const REQUIRED: Record<string, Requirement> = {
   "GET /v2/api-keys": "api_keys:manage",
   "POST /v2/api-keys": "api_keys:manage",
   "DELETE /v2/api-keys/:api_key_id": "api_keys:manage",
-  "DELETE /v2/sessions/current": "sessions:end"
+  "DELETE /v2/sessions/current": "sessions:end",
+  // No credential needed (the invitation's token is one): every principal, and nobody, passes.
+  "POST /v2/invitations/accept": "invitations:accept"
 }
 
 const parse = (requirement: Requirement) => {
@@ -221,7 +223,8 @@ layer(makeTestServer(), { excludeTestServices: true })("route × principal", (it
             headers: { "x-request-id": requestId },
             ...(request.json === undefined ? {} : { json: request.json })
           })
-          const allowed = principal.allows(area, action)
+          // A public route: what the caller holds does not matter.
+          const allowed = action === "accept" || principal.allows(area, action)
           const outcome = `${principal.name} → ${reply.status}`
           if (allowed) {
             expect([401, 403, 500], outcome).not.toContain(reply.status)

@@ -4,7 +4,7 @@
  */
 import { expect } from "@effect/vitest"
 import { type Context, Effect } from "effect"
-import { CreateSsoGroup, Precondition, SsoGroups, teamEtag, Teams, UserRoles } from "@costline/core"
+import { CreateSsoGroup, Invitations, Precondition, SsoGroups, teamEtag, Teams, UserRoles } from "@costline/core"
 import { addMember, createTeam, grant, system } from "./AccessFixtures.js"
 import { type ContractServices, drainExport, freshOrganization, ifMatch } from "./Fixtures.js"
 
@@ -79,4 +79,23 @@ export const expectOneOfConcurrentDuplicates = (first: Instance, second: Instanc
     const { records } = yield* drainExport(organization.id, { filters: { resource_in: ["user_roles"], operation_in: ["create"] } })
     // The member's first role, the winning grant, the winning mapping and its one role.
     expect(records.map((record) => record.table_name)).toEqual(["role_assignments", "role_assignments", "sso_groups", "role_assignments"])
+  }).pipe(Effect.provide(first))
+
+/** One invitation accepted at once from both instances: exactly one acceptance, the others NotFound. */
+export const expectOneAcceptanceOfAnInvitation = (first: Instance, second: Instance) =>
+  Effect.gen(function*() {
+    const organization = yield* freshOrganization
+    const { invitation, token } = yield* Effect.flatMap(Invitations, (invitations) =>
+      invitations.create(system, organization.id, { email: "racer@example.com", role: "editor" }))
+    const outcomes = yield* race([first, second], () =>
+      Effect.flatMap(Invitations, (invitations) => invitations.accept(organization.id, { token, email: "racer@example.com" })))
+    expect(count(outcomes)).toEqual({ ok: 1, NotFound: CONTENDERS - 1 })
+    const { records } = yield* drainExport(organization.id)
+    expect(records.map((record) => `${record.event_type ?? record.resource}/${record.operation}`)).toEqual([
+      "invitation/create",
+      "invitation/revoke",
+      "user_roles/create",
+      "session/login"
+    ])
+    expect(records[1]!.record_id).toBe(invitation.id)
   }).pipe(Effect.provide(first))

@@ -268,7 +268,7 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
         expect((yield* Effect.flip(users.add(writer, organizationId, { email: "boss@example.com", role: "admin" })))._tag).toBe("Forbidden")
         expect((yield* Effect.flip(invitations.create(writer, organizationId, { email: "boss@example.com", role: "admin" })))._tag).toBe("Forbidden")
         expect((yield* users.add(writer, organizationId, { email: "dev@example.com", role: "editor" })).email).toBe("dev@example.com")
-        expect((yield* invitations.create(writer, organizationId, { email: "new@example.com", role: "editor" })).role).toBe("editor")
+        expect((yield* invitations.create(writer, organizationId, { email: "new@example.com", role: "editor" })).invitation.role).toBe("editor")
         const { records } = yield* drainExport(organizationId)
         expect(records.map((record) => [record.table_name, record.status, record.new_values?.["email"]])).toEqual([
           ["role_assignments", "failure", "boss@example.com"],

@@ -1,10 +1,10 @@
 /** Contract: organization events: invitations, and removing a member from everything they held. */
 import { describe, expect, type Vitest } from "@effect/vitest"
-import { Effect } from "effect"
+import { DateTime, Duration, Effect, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
-import { AddTeamMember, type InvitationId, Invitations, TeamMembers, Teams, Users } from "@costline/core"
+import { AddTeamMember, Auth, type InvitationId, invitationNotAcceptable, Invitations, type OrganizationId, TeamMembers, Teams, Users } from "@costline/core"
 import { addMember, createTeam, failureTag, system } from "./AccessFixtures.js"
-import { type ContractServices, drainExport, freshOrganization, keyActor } from "./Fixtures.js"
+import { type ContractServices, drainExport, freshOrganization, keyActor, memberActor } from "./Fixtures.js"
 
 export const organizationEventsContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
   describe("invitations", () => {
@@ -14,7 +14,7 @@ export const organizationEventsContract = (it: Vitest.MethodsNonLive<ContractSer
         const organization = yield* freshOrganization
         // An admin key may invite with any role (see GrantRuleContract for who may not).
         const boss = keyActor(organization.id, "admin", ["*"])
-        const invited = yield* invitations.create(boss, organization.id, { email: " New@Example.com", role: "editor" })
+        const { invitation: invited } = yield* invitations.create(boss, organization.id, { email: " New@Example.com", role: "editor" })
         expect(invited).toMatchObject({ email: "new@example.com", role: "editor", invited_by: boss.changedBy, revoked_at: null })
         expect(yield* invitations.listPending(organization.id)).toEqual([invited])
 
@@ -34,7 +34,7 @@ export const organizationEventsContract = (it: Vitest.MethodsNonLive<ContractSer
       Effect.gen(function*() {
         const invitations = yield* Invitations
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const first = yield* invitations.create(system, organization.id, { email: "dup@example.com", role: "viewer" })
+        const { invitation: first } = yield* invitations.create(system, organization.id, { email: "dup@example.com", role: "viewer" })
         expect(yield* failureTag(invitations.create(system, organization.id, { email: "DUP@example.com", role: "admin" }))).toBe("AlreadyExists")
         yield* addMember(organization.id, "member@example.com")
         expect(yield* failureTag(invitations.create(system, organization.id, { email: "member@example.com", role: "viewer" }))).toBe("AlreadyExists")
@@ -43,9 +43,119 @@ export const organizationEventsContract = (it: Vitest.MethodsNonLive<ContractSer
         expect(yield* failureTag(invitations.revoke(system, organization.id, randomUUID() as InvitationId))).toBe("NotFound")
 
         yield* invitations.revoke(system, organization.id, first.id)
-        const again = yield* invitations.create(system, organization.id, { email: "dup@example.com", role: "admin" })
+        const { invitation: again } = yield* invitations.create(system, organization.id, { email: "dup@example.com", role: "admin" })
         expect(yield* invitations.listPending(organization.id)).toEqual([again])
         expect(yield* invitations.listPending(other.id)).toEqual([])
+      }))
+  })
+
+  describe("accepting an invitation", () => {
+    it.effect("makes the invitee a member with the role and signs them in, once; audited as invitation revoke (accepted), role grant, login", () =>
+      Effect.gen(function*() {
+        const invitations = yield* Invitations
+        const organization = yield* freshOrganization
+        const { invitation, token } = yield* invitations.create(system, organization.id, { email: "new@example.com", role: "editor" })
+        expect(token).toMatch(/^cli_[0-9A-Za-z]{36}$/)
+        expect(DateTime.distanceDuration(invitation.created_at, invitation.expires_at!)).toEqual(Duration.days(7))
+
+        const accepted = yield* invitations.accept(organization.id, { token, email: " NEW@example.com" }, { requestId: "req-accept" })
+        expect(accepted.user.email).toBe("new@example.com")
+        expect(accepted.invitation.accepted_at).not.toBeNull()
+        const principal = yield* (yield* Auth).authenticate(`Bearer ${accepted.token}`)
+        expect(principal).toMatchObject({ _tag: "User", email: "new@example.com", roles: ["editor"] })
+        // Never a bearer credential itself.
+        expect(yield* failureTag((yield* Auth).authenticate(`Bearer ${token}`))).toBe("Unauthorized")
+
+        expect(yield* Effect.flip(invitations.accept(organization.id, { token, email: "new@example.com" }))).toEqual(invitationNotAcceptable)
+        expect(yield* invitations.listPending(organization.id)).toEqual([])
+        expect(yield* failureTag(invitations.revoke(system, organization.id, invitation.id))).toBe("NotFound")
+        const { records } = yield* drainExport(organization.id)
+        expect(records.map((record) => [record.event_type ?? record.resource, record.operation, record.changed_by, record.request_id])).toEqual([
+          ["invitation", "create", "system", null],
+          ["invitation", "revoke", "new@example.com", "req-accept"],
+          ["user_roles", "create", "new@example.com", "req-accept"],
+          ["session", "login", "new@example.com", "req-accept"]
+        ])
+        expect(records[1]).toMatchObject({
+          record_id: invitation.id,
+          old_values: { email: "new@example.com", role: "editor" },
+          new_values: { email: "new@example.com", role: "editor", accepted: true }
+        })
+      }))
+
+    it.effect("unknown, malformed, revoked, expired or another email's token: the same NotFound, nothing written", () =>
+      Effect.gen(function*() {
+        const invitations = yield* Invitations
+        const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
+        const { invitation, token } = yield* invitations.create(system, organization.id, { email: "a@example.com", role: "viewer" })
+        const refusal = (orgId: OrganizationId, input: { token: string; email: string }) =>
+          Effect.flip(invitations.accept(orgId, input))
+        expect(yield* refusal(organization.id, { token, email: "b@example.com" })).toEqual(invitationNotAcceptable)
+        expect(yield* refusal(other.id, { token, email: "a@example.com" })).toEqual(invitationNotAcceptable)
+        expect(yield* refusal(organization.id, { token: "cli_nope", email: "a@example.com" })).toEqual(invitationNotAcceptable)
+        const stranger = (yield* invitations.create(system, other.id, { email: "a@example.com", role: "viewer" })).token
+        expect(yield* refusal(organization.id, { token: stranger, email: "a@example.com" })).toEqual(invitationNotAcceptable)
+
+        yield* invitations.revoke(system, organization.id, invitation.id)
+        expect(yield* refusal(organization.id, { token, email: "a@example.com" })).toEqual(invitationNotAcceptable)
+
+        const soon = yield* invitations.create(system, organization.id, {
+          email: "a@example.com",
+          role: "viewer",
+          expiresAt: DateTime.addDuration(yield* DateTime.now, Duration.hours(1))
+        })
+        yield* TestClock.adjust(Duration.hours(1))
+        expect(yield* refusal(organization.id, { token: soon.token, email: "a@example.com" })).toEqual(invitationNotAcceptable)
+        expect(yield* invitations.listPending(organization.id)).toEqual([])
+        expect(yield* failureTag(invitations.create(system, organization.id, { email: "c@example.com", role: "viewer", expiresAt: yield* DateTime.now })))
+          .toBe("ValidationFailed")
+        // An expired invitation does not block its email: it is revoked (audited) when it is replaced.
+        const renewed = yield* invitations.create(system, organization.id, { email: "a@example.com", role: "viewer" })
+        expect(yield* invitations.listPending(organization.id)).toEqual([renewed.invitation])
+        const { records } = yield* drainExport(organization.id)
+        expect(records.map((record) => `${record.operation} ${record.record_id === soon.invitation.id ? "soon" : ""}`.trim())).toEqual([
+          "create",
+          "revoke",
+          "create soon",
+          "revoke soon",
+          "create"
+        ])
+        expect(yield* failureTag((yield* Users).findByEmail(organization.id, "a@example.com"))).toBe("NotFound")
+      }))
+
+    it.effect("re-checks the inviter: one who may no longer grant the role leaves the invitation open, refused and audited", () =>
+      Effect.gen(function*() {
+        const invitations = yield* Invitations
+        const organization = yield* freshOrganization
+        const admin = yield* addMember(organization.id, "admin@example.com", "admin")
+        const inviter = memberActor(organization.id, admin.email, ["admin"], admin.id)
+        const { invitation, token } = yield* invitations.create(inviter, organization.id, { email: "new@example.com", role: "admin" })
+        expect(invitation).toMatchObject({ inviter_type: "user", inviter_id: admin.id })
+        yield* (yield* Users).remove(system, organization.id, admin.email)
+
+        const refused = yield* Effect.flip(invitations.accept(organization.id, { token, email: "new@example.com" }))
+        expect(refused._tag).toBe("Forbidden")
+        expect(yield* invitations.listPending(organization.id)).toEqual([invitation])
+        expect(yield* failureTag((yield* Users).findByEmail(organization.id, "new@example.com"))).toBe("NotFound")
+        const { records } = yield* drainExport(organization.id, { filters: { event_type_in: ["invitation"] } })
+        expect(records.map((record) => [record.operation, record.status, record.changed_by])).toEqual([
+          ["create", "success", "admin@example.com"],
+          ["revoke", "failure", "new@example.com"]
+        ])
+        // An operator's invitation is not bounded.
+        const byOperator = yield* invitations.create(system, organization.id, { email: "other@example.com", role: "admin" })
+        expect((yield* invitations.accept(organization.id, { token: byOperator.token, email: "other@example.com" })).user.email)
+          .toBe("other@example.com")
+      }))
+
+    it.effect("an email that became a member meanwhile is a conflict; the invitation stays open", () =>
+      Effect.gen(function*() {
+        const invitations = yield* Invitations
+        const organization = yield* freshOrganization
+        const { invitation, token } = yield* invitations.create(system, organization.id, { email: "new@example.com", role: "viewer" })
+        yield* addMember(organization.id, "new@example.com")
+        expect(yield* failureTag(invitations.accept(organization.id, { token, email: "new@example.com" }))).toBe("AlreadyExists")
+        expect(yield* invitations.listPending(organization.id)).toEqual([invitation])
       }))
   })
 

@@ -18,6 +18,7 @@ export {
 export { type ContractOptions, repositoryContract } from "./RepositoryContract.js"
 export {
   expectEveryUnconditionalTeamUpdate,
+  expectOneAcceptanceOfAnInvitation,
   expectOneOfConcurrentDuplicates,
   expectOneTeamUpdatePerETag
 } from "./AccessConcurrency.js"

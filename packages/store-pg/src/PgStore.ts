@@ -3,11 +3,12 @@
  * built. Any number of instances may share one database: each rule is one statement or one
  * transaction, and the audit cursor is safe under concurrent writers (see PgDialect).
  */
-import { StoreUnavailable, Transactor } from "@costline/core"
+import { StorePool, StoreUnavailable, Transactor } from "@costline/core"
 import { makeStoreErrors, makeStoreLayer, makeTransactor, MIGRATIONS_TABLE, runMigrations, SqlDialect } from "@costline/store-sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { randomUUID } from "node:crypto"
 import { withStatementTimeout } from "./ConnectionUrl.js"
 import { migrations } from "./migrations/index.js"
 import * as PgDialect from "./PgDialect.js"
@@ -26,13 +27,19 @@ export interface PgStoreOptions {
   readonly connectTimeout?: Duration.DurationInput | undefined
 }
 
+const DEFAULT_MAX_CONNECTIONS = 10
+
 /** Any constant: it names the lock that serialises migrators across processes. */
 const MIGRATION_LOCK = 7_361_204_518
 
 // Messages never echo the URL (it carries the password); node-postgres's own reasons do not.
 const reason = (cause: unknown) => (cause instanceof Error ? cause.message : "no reason given")
 
-const client = (options: PgStoreOptions) => {
+/**
+ * This instance's connections carry their own `application_name` (`costline/<instance>`), so that
+ * `StorePool` can count them in `pg_stat_activity`: @effect/sql-pg keeps its pg.Pool private.
+ */
+const client = (options: PgStoreOptions, applicationName: string) => {
   const url = typeof options.url === "string" ? options.url : Redacted.value(options.url)
   const statementTimeout = Duration.toMillis(options.statementTimeout ?? Duration.seconds(30))
   return Option.match(withStatementTimeout(url, statementTimeout), {
@@ -40,9 +47,9 @@ const client = (options: PgStoreOptions) => {
     onSome: (connectionUrl) =>
       PgClient.layer({
         url: Redacted.make(connectionUrl),
-        maxConnections: options.maxConnections ?? 10,
+        maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
         connectTimeout: options.connectTimeout ?? Duration.seconds(5),
-        applicationName: "costline"
+        applicationName
       }).pipe(Layer.mapError((error) => new StoreUnavailable({ message: `cannot connect to Postgres: ${reason(error.cause)}` })))
   })
 }
@@ -77,13 +84,38 @@ const migrate = Effect.gen(function*() {
   return yield* runMigrations(migrations, (run) => tx.withTransaction(Effect.zipRight(lockAndPrepare, run)))
 })
 
-/** Provides core's `Repositories` and the `SqlClient`. */
-export const layer = (options: PgStoreOptions) =>
-  makeStoreLayer({
-    client: client(options),
+/**
+ * core's `StorePool`, sampled from `pg_stat_activity`: this instance's connections busy (active or
+ * in a transaction) and idle, the scrape's own counted as idle (it returns to the pool at once).
+ * Callers waiting for a connection are not visible there.
+ */
+const pool = (applicationName: string, max: number) =>
+  Layer.effect(
+    StorePool,
+    Effect.map(SqlClient, (sql) =>
+      StorePool.of({
+        usage: sql<{ readonly busy: number | string; readonly idle: number | string }>`
+          SELECT count(*) FILTER (WHERE state <> 'idle') AS busy, count(*) FILTER (WHERE state = 'idle') AS idle
+          FROM pg_stat_activity WHERE application_name = ${applicationName} AND pid <> pg_backend_pid()`.pipe(
+          Effect.map(([row]) => ({ inUse: Number(row?.busy ?? 0), idle: Number(row?.idle ?? 0) + 1, waiting: undefined, max })),
+          Effect.timeout(Duration.seconds(2)),
+          Effect.orElseSucceed(() => undefined)
+        )
+      }))
+  )
+
+/** Provides core's `Repositories`, the `SqlClient` and `StorePool`. */
+export const layer = (options: PgStoreOptions) => {
+  const applicationName = `costline/${randomUUID().slice(0, 8)}`
+  const connection = client(options, applicationName)
+  const store = makeStoreLayer({
+    client: connection,
     dialect: PgDialect.layer,
     transactor,
     migrate: options.migrate === false ? undefined : migrate,
     migrations,
     rateLimits: PgRateLimits.layer
   })
+  // The same layer value as the store's client: built once, one pool.
+  return Layer.merge(store, pool(applicationName, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS).pipe(Layer.provide(connection)))
+}

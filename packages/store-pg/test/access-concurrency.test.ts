@@ -2,6 +2,7 @@
 import { CoreLive } from "@costline/core"
 import {
   expectEveryUnconditionalTeamUpdate,
+  expectOneAcceptanceOfAnInvitation,
   expectOneOfConcurrentDuplicates,
   expectOneTeamUpdatePerETag
 } from "@costline/store-contract"
@@ -25,3 +26,6 @@ it.live("concurrent team updates without If-Match all apply, one after the other
 
 it.live("of concurrent duplicate grants and SSO group names exactly one is stored", () =>
   Effect.flatMap(twoInstances(), ([first, second]) => expectOneOfConcurrentDuplicates(first, second)).pipe(Effect.scoped))
+
+it.live("of concurrent acceptances of one invitation exactly one succeeds", () =>
+  Effect.flatMap(twoInstances(), ([first, second]) => expectOneAcceptanceOfAnInvitation(first, second)).pipe(Effect.scoped))

@@ -10,12 +10,13 @@
  * growing, jittered), until the store's `busyTimeout` has passed. Between tries the connection is
  * released, so this process's reads go on meanwhile.
  */
-import { Transactor } from "@costline/core"
+import { StorePool, Transactor } from "@costline/core"
 import { makeStoreErrors, makeTransactor, SqlDialect } from "@costline/store-sql"
 import { makeWithTransaction, SqlClient, TransactionConnection } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
-import { Duration, Effect, Exit, Layer, Option, Schedule, Scope } from "effect"
+import { Context, Duration, Effect, Exit, Layer, Option, Schedule, Scope } from "effect"
+import * as WriteLock from "./WriteLock.js"
 import { writeLockFor } from "./WriteLock.js"
 
 const run = (connection: Connection, statement: string) => connection.executeUnprepared(statement, [], undefined)
@@ -64,11 +65,10 @@ const savepoint = <A, E, R>(connection: Connection, depth: number, effect: Effec
     )
   })
 
-export const make = (filename: string, busyTimeout: Duration.Duration) =>
+export const make = (filename: string, busyTimeout: Duration.Duration, writeLock: Effect.Semaphore = writeLockFor(filename)) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const dialect = yield* SqlDialect
-    const writeLock = writeLockFor(filename)
 
     /** The connection, inside `BEGIN IMMEDIATE`; on failure nothing is left held. */
     const begin = (scope: Scope.Scope) =>
@@ -93,8 +93,8 @@ export const make = (filename: string, busyTimeout: Duration.Duration) =>
     // BEGIN IMMEDIATE is part of acquiring: if it fails there is no transaction to roll back.
     const acquireConnection = Effect.gen(function*() {
       const scope = yield* Scope.make()
-      const connection = yield* writeLock.take(1).pipe(
-        Effect.zipRight(Scope.addFinalizer(scope, writeLock.release(1))),
+      const connection = yield* WriteLock.acquire(writeLock).pipe(
+        Effect.flatMap((release) => Scope.addFinalizer(scope, release)),
         Effect.zipRight(
           begin(scope).pipe(
             Effect.retry({ schedule: busyRetries(busyTimeout), while: isBusy }),
@@ -123,4 +123,14 @@ export const make = (filename: string, busyTimeout: Duration.Duration) =>
     return makeTransactor(makeStoreErrors(dialect.classify), withTransaction)
   })
 
-export const layer = (filename: string, busyTimeout: Duration.Duration) => Layer.effect(Transactor, make(filename, busyTimeout))
+/** The Transactor, and core's `StorePool` read from its write lock: the one connection is "in use" while a transaction holds it. */
+export const layer = (filename: string, busyTimeout: Duration.Duration) =>
+  Layer.effectContext(Effect.gen(function*() {
+    const writeLock = writeLockFor(filename)
+    const transactor = yield* make(filename, busyTimeout, writeLock)
+    const usage = WriteLock.usageOf(writeLock)
+    const pool = StorePool.of({
+      usage: Effect.sync(() => ({ inUse: usage.held, idle: 1 - usage.held, waiting: usage.waiting, max: 1 }))
+    })
+    return Context.make(Transactor, transactor).pipe(Context.add(StorePool, pool))
+  }))

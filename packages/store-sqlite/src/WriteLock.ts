@@ -9,6 +9,35 @@ import { resolve } from "node:path"
 
 const locks = new Map<string, Effect.Semaphore>()
 
+/** What `/metrics` shows of a lock: held or not, and how many transactions wait for it. */
+export interface LockUsage {
+  held: number
+  waiting: number
+}
+const usages = new WeakMap<Effect.Semaphore, LockUsage>()
+
+/** The counters of `lock` (kept by `acquire`). */
+export const usageOf = (lock: Effect.Semaphore): LockUsage => {
+  const existing = usages.get(lock)
+  if (existing !== undefined) return existing
+  const usage = { held: 0, waiting: 0 }
+  usages.set(lock, usage)
+  return usage
+}
+
+/** Takes the lock, counting the wait and the hold; the returned effect releases it. */
+export const acquire = (lock: Effect.Semaphore): Effect.Effect<Effect.Effect<void>> => {
+  const usage = usageOf(lock)
+  return Effect.acquireUseRelease(
+    Effect.sync(() => void usage.waiting++),
+    () => lock.take(1),
+    () => Effect.sync(() => void usage.waiting--)
+  ).pipe(
+    Effect.tap(() => Effect.sync(() => void usage.held++)),
+    Effect.as(Effect.zipRight(Effect.sync(() => void usage.held--), lock.release(1)))
+  )
+}
+
 /** A database only this connection can see (`:memory:`, or "" for a temporary file). */
 const isPrivate = (filename: string) => filename === ":memory:" || filename === ""
 

@@ -5,13 +5,14 @@
  */
 import { createHash, randomBytes } from "node:crypto"
 
-export type TokenKind = "api_key" | "session"
+export type TokenKind = "api_key" | "session" | "invitation"
 
-const PREFIX: Record<TokenKind, string> = { api_key: "clk", session: "cls" }
+const PREFIX: Record<TokenKind, string> = { api_key: "clk", session: "cls", invitation: "cli" }
+const KIND_OF: Record<string, TokenKind> = { clk: "api_key", cls: "session", cli: "invitation" }
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 const BODY_LENGTH = 30
 const CHECKSUM_LENGTH = 6
-const TOKEN_PATTERN = /^(clk|cls)_([0-9A-Za-z]{36})$/
+const TOKEN_PATTERN = /^(clk|cls|cli)_([0-9A-Za-z]{36})$/
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256)
@@ -61,7 +62,7 @@ export const parse = (token: string): TokenKind | undefined => {
   const [, prefix, rest] = match as unknown as [string, string, string]
   const body = rest.slice(0, BODY_LENGTH)
   if (rest.slice(BODY_LENGTH) !== checksum(prefix, body)) return undefined
-  return prefix === "clk" ? "api_key" : "session"
+  return KIND_OF[prefix]
 }
 
 /** What the store keeps: hex SHA-256 of the whole token. */

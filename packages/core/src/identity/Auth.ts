@@ -41,7 +41,8 @@ export const make = Effect.gen(function*() {
       const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]
       if (token === undefined) return yield* unauthorized
       const kind = ApiToken.parse(token)
-      if (kind === undefined) return yield* unauthorized
+      // An invitation token is accepted once, at its own route; it is never a bearer credential.
+      if (kind === undefined || kind === "invitation") return yield* unauthorized
       const now = yield* DateTime.now
       const hash = ApiToken.hash(token)
       if (kind === "api_key") {

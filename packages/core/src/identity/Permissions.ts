@@ -17,6 +17,8 @@ export type Permission =
   | { readonly area: "api_keys"; readonly action: "manage" }
   /** Ending the caller's own session (logout): any user; keys have no session. */
   | { readonly area: "sessions"; readonly action: "end" }
+  /** Accepting an invitation: no credential at all, the invitation's token is one (a public route). */
+  | { readonly area: "invitations"; readonly action: "accept" }
 
 export const read = (area: Area): Permission => ({ area, action: "read" })
 export const write = (area: Area): Permission => ({ area, action: "write" })
@@ -24,6 +26,7 @@ export const createTeam: Permission = { area: "teams", action: "create" }
 export const exportAudit: Permission = { area: "audit_logs", action: "export" }
 export const manageApiKeys: Permission = { area: "api_keys", action: "manage" }
 export const endOwnSession: Permission = { area: "sessions", action: "end" }
+export const acceptInvitation: Permission = { area: "invitations", action: "accept" }
 
 /** Every permission there is: what an `admin` holds. */
 export const ALL: ReadonlyArray<Permission> = [
@@ -40,7 +43,7 @@ export const describe = (permission: Permission) => `${permission.area}:${permis
 const EDITOR_WRITES: ReadonlySet<Area> = new Set(["insights", "ticket_links", "usage_groups"])
 
 const roleAllows = (role: Role, permission: Permission): boolean => {
-  if (permission.action === "end") return true
+  if (permission.action === "end" || permission.action === "accept") return true
   switch (role) {
     case "admin":
       return true
@@ -75,6 +78,8 @@ export const isAllowed = (principal: Principal, permission: Permission): boolean
       return principal.access === "admin"
     case "end":
       return false
+    case "accept":
+      return true
   }
 }
 

@@ -103,11 +103,19 @@ export class RoleAssignmentsRepo extends Context.Tag("@costline/core/RoleAssignm
 export class InvitationsRepo extends Context.Tag("@costline/core/InvitationsRepo")<
   InvitationsRepo,
   {
-    /** Fails with AlreadyExists while another invitation of the same email is pending. */
-    readonly insert: (invitation: Invitation) => Io<void, AlreadyExists>
-    /** Sets revoked_at if the invitation is pending; returns it as it was, or None. */
+    /** Stores the invitation with its token's hash. Fails with AlreadyExists while another invitation of the same email is open. */
+    readonly insert: (invitation: Invitation, tokenHash: string) => Io<void, AlreadyExists>
+    /** Sets revoked_at if the invitation is open (neither revoked nor accepted); returns it as it was, or None. */
     readonly revoke: (organizationId: OrganizationId, id: InvitationId, at: Date) => Io<Option.Option<Invitation>>
-    /** Pending invitations, ordered by (created_at, id). */
-    readonly listPending: (organizationId: OrganizationId) => Io<ReadonlyArray<Invitation>>
+    /** Revokes the open invitations of `email` that expired by `at` (so that it can be invited again); returns them as they were. */
+    readonly revokeExpired: (organizationId: OrganizationId, email: string, at: Date) => Io<ReadonlyArray<Invitation>>
+    /**
+     * Sets accepted_at on the one invitation of the token's hash that is open, unexpired at `at`
+     * and for `email`, in one statement: of concurrent acceptances exactly one gets it. Returns it
+     * as it was, or None.
+     */
+    readonly accept: (organizationId: OrganizationId, tokenHash: string, email: string, at: Date) => Io<Option.Option<Invitation>>
+    /** Invitations that can still be accepted at `at` (open, unexpired), ordered by (created_at, id). */
+    readonly listPending: (organizationId: OrganizationId, at: Date) => Io<ReadonlyArray<Invitation>>
   }
 >() {}

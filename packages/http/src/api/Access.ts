@@ -56,5 +56,7 @@ export const Access = {
   manageApiKeys: (attempt?: AttemptedChange): RouteAccess =>
     attempt === undefined ? { permission: Permissions.manageApiKeys } : { permission: Permissions.manageApiKeys, attempt },
   /** Logging out: any user session, for itself. */
-  endOwnSession: { permission: Permissions.endOwnSession } satisfies RouteAccess
+  endOwnSession: { permission: Permissions.endOwnSession } satisfies RouteAccess,
+  /** Accepting an invitation: anyone, without a credential (the route's middleware authenticates nobody). */
+  acceptInvitation: { permission: Permissions.acceptInvitation } satisfies RouteAccess
 } as const

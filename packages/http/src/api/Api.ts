@@ -10,6 +10,7 @@ import { AuditApi } from "./audit/Api.js"
 import { DwAccountsApi, DwAccountsV1Api } from "./dwaccounts/Api.js"
 import { Declared } from "./Errors.js"
 import { InsightsApi } from "./insights/Api.js"
+import { InvitationsApi } from "./invitations/Api.js"
 import { SessionsApi } from "./sessions/Api.js"
 import { IntelligenceApi } from "./intelligence/Api.js"
 import { SsoGroupsApi, SsoGroupsV1Api } from "./ssogroups/Api.js"
@@ -36,6 +37,7 @@ export class CostlineApi extends HttpApi.make("costline")
   .add(UsageGroupsV1Api)
   .add(ApiKeysApi)
   .add(SessionsApi)
+  .add(InvitationsApi)
   .add(IntelligenceApi)
   // Every operation can meet these (spec: "every v2 operation declares ...").
   .addError(Declared.BadRequest)

@@ -18,7 +18,7 @@ import { RequestId } from "./RequestId.js"
 
 const TENANT_HEADER = "x-tenant-id"
 
-const tenantFromHeader = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+export const tenantFromHeader = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
   const tenant = request.headers[TENANT_HEADER]?.trim()
   return tenant === undefined || tenant.length === 0
     ? Effect.fail(ValidationFailed.single(`header.${TENANT_HEADER}`, "missing", `the ${TENANT_HEADER} header is required`))

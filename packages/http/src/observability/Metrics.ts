@@ -5,6 +5,7 @@
  * event-loop delay — the figure that shows a blocked loop). One registry per server, so several
  * servers in one process (tests, hosts mounting twice) never mix their counts.
  */
+import type { PoolUsage } from "@costline/core"
 import { Context, Effect, Option } from "effect"
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client"
 
@@ -14,6 +15,8 @@ export interface Metrics {
   readonly request: (method: string, route: string | null, status: number, seconds: number) => void
   /** An audit export page: how far behind now its newest record is (0 when caught up). */
   readonly auditExported: (lagSeconds: number) => void
+  /** Samples the store's connections at each scrape (`costline_store_connections`). */
+  readonly watchStorePool: (sample: () => Promise<PoolUsage | undefined>) => void
   /** The exposition text and its content type. */
   readonly scrape: Effect.Effect<{ readonly body: string; readonly contentType: string }>
 }
@@ -51,6 +54,22 @@ export const make = (): Metrics => {
     help: "Age of the newest record in the last audit export page (0: the poller was caught up)",
     registers: [registry]
   })
+  let samplePool: (() => Promise<PoolUsage | undefined>) | undefined
+  new Gauge({
+    name: "costline_store_connections",
+    help: "This instance's store connections at scrape time: in_use, idle, waiting (for a connection; SQLite: for the write lock) and max",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset()
+      const usage = samplePool === undefined ? undefined : await samplePool()
+      if (usage === undefined) return
+      this.set({ state: "in_use" }, usage.inUse)
+      this.set({ state: "idle" }, usage.idle)
+      this.set({ state: "max" }, usage.max)
+      if (usage.waiting !== undefined) this.set({ state: "waiting" }, usage.waiting)
+    }
+  })
   // Present from the first scrape, so alerts on them need no `absent()`.
   refused.inc({ reason: "rate_limited" }, 0)
   refused.inc({ reason: "unavailable" }, 0)
@@ -65,6 +84,9 @@ export const make = (): Metrics => {
       if (status === 503) refused.inc({ reason: "unavailable" })
     },
     auditExported: (lagSeconds) => auditLag.set(Math.max(0, lagSeconds)),
+    watchStorePool: (sample) => {
+      samplePool = sample
+    },
     scrape: Effect.promise(async () => ({ body: await registry.metrics(), contentType: registry.contentType }))
   }
 }

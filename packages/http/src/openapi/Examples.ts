@@ -174,6 +174,7 @@ const BODIES: Readonly<Record<string, Example>> = {
     expires_at: "2027-01-01T00:00:00Z"
   }),
   "intelligence.ingestDw": always(INGESTION),
+  "invitations.acceptInvitation": always({ token: "cli_4fJ2kQ9xTmB7vR1nW8cY3hL6pZ0sDaE5uG2iK7", email: "new.member@example.com" }),
   "teamsV1.createTeam": always({ name: "Data platform", is_all_users: false, default_member_role: "viewer" }),
   "teamsV1.updateTeam": always({ name: "Data platform", default_member_role: "editor" }),
   "teamsV1.addTeamMember": ({ tenant }) => ({ identifier: adminEmail(tenant), role: "editor" }),

@@ -167,7 +167,10 @@ export const complete = (operation: Operation, method: Method, context: Operatio
     summary: operation.summary ?? summaryOf(operation.operationId),
     ...(context.version === "v1" ? { deprecated: true } : {}),
     // Both at once (one requirement object): the bearer credential and, on v2, the tenant header.
-    security: [context.version === "v2" ? { [SECURITY_SCHEME]: [], [TENANT_SCHEME]: [] } : { [SECURITY_SCHEME]: [] }],
+    // An operation that declares its own (accepting an invitation: the tenant alone) keeps it.
+    security: operation.security.length > 0
+      ? operation.security
+      : [context.version === "v2" ? { [SECURITY_SCHEME]: [], [TENANT_SCHEME]: [] } : { [SECURITY_SCHEME]: [] }],
     parameters: requestHeaders(operation, method, context),
     ...(operation.requestBody === undefined ? {} : { requestBody: requestBody(operation.requestBody, method)! }),
     responses

@@ -1,4 +1,7 @@
-/** Invitations; at most one pending per email and organization (a partial unique index). */
+/**
+ * Invitations; at most one open (neither revoked nor accepted) per email and organization, a
+ * partial unique index. Tokens are stored as their hash; acceptance is one compare-and-set.
+ */
 import { AlreadyExists, Invitation, InvitationsRepo } from "@costline/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { DbDateTime, isoText, isoTextOrNull } from "../Columns.js"
@@ -7,16 +10,21 @@ import { RepoContext } from "./RepoContext.js"
 const InvitationRow = Schema.Struct({
   ...Invitation.fields,
   created_at: DbDateTime,
-  revoked_at: Schema.NullOr(DbDateTime)
+  expires_at: Schema.NullOr(DbDateTime),
+  revoked_at: Schema.NullOr(DbDateTime),
+  accepted_at: Schema.NullOr(DbDateTime)
 })
 
 export const make = Effect.gen(function*() {
   const { errors, reader, sql, write } = yield* RepoContext
   const invitations = reader(InvitationRow, (row) => new Invitation(row))
-  const columns = sql.literal("id, organization_id, email, role, invited_by, created_at, revoked_at")
+  const columns = sql.literal(
+    "id, organization_id, email, role, invited_by, inviter_type, inviter_id, created_at, expires_at, revoked_at, accepted_at"
+  )
+  const open = sql.literal("revoked_at IS NULL AND accepted_at IS NULL")
 
   return InvitationsRepo.of({
-    insert: (invitation) =>
+    insert: (invitation, tokenHash) =>
       write(
         sql`INSERT INTO invitations ${
           sql.insert({
@@ -25,26 +33,50 @@ export const make = Effect.gen(function*() {
             email: invitation.email,
             role: invitation.role,
             invited_by: invitation.invited_by,
+            inviter_type: invitation.inviter_type,
+            inviter_id: invitation.inviter_id,
+            token_hash: tokenHash,
             created_at: isoText(invitation.created_at),
-            revoked_at: isoTextOrNull(invitation.revoked_at)
+            expires_at: isoTextOrNull(invitation.expires_at),
+            revoked_at: isoTextOrNull(invitation.revoked_at),
+            accepted_at: isoTextOrNull(invitation.accepted_at)
           })
         }`.pipe(
           Effect.asVoid,
           errors.uniqueAs(() => new AlreadyExists({ message: `${invitation.email} already has a pending invitation` }))
         )
       ),
-    // RETURNING shows the row as updated; the caller wants it as it was, which differs only there.
+    // RETURNING shows a row as updated; the callers want it as it was, which differs only there.
     revoke: (organizationId, id, at) =>
       write(
         invitations.first(
           sql`UPDATE invitations SET revoked_at = ${isoText(at)}
-              WHERE organization_id = ${organizationId} AND id = ${id} AND revoked_at IS NULL
+              WHERE organization_id = ${organizationId} AND id = ${id} AND ${open}
               RETURNING ${columns}`
         ).pipe(Effect.map(Option.map((revoked) => new Invitation({ ...revoked, revoked_at: null }))))
       ),
-    listPending: (organizationId) =>
+    revokeExpired: (organizationId, email, at) =>
+      write(
+        invitations.all(
+          sql`UPDATE invitations SET revoked_at = ${isoText(at)}
+              WHERE organization_id = ${organizationId} AND lower(email) = ${email.toLowerCase()} AND ${open}
+                AND expires_at <= ${isoText(at)}
+              RETURNING ${columns}`
+        ).pipe(Effect.map((rows) => rows.map((revoked) => new Invitation({ ...revoked, revoked_at: null }))))
+      ),
+    accept: (organizationId, tokenHash, email, at) =>
+      write(
+        invitations.first(
+          sql`UPDATE invitations SET accepted_at = ${isoText(at)}
+              WHERE organization_id = ${organizationId} AND token_hash = ${tokenHash} AND lower(email) = ${email.toLowerCase()}
+                AND ${open} AND expires_at > ${isoText(at)}
+              RETURNING ${columns}`
+        ).pipe(Effect.map(Option.map((accepted) => new Invitation({ ...accepted, accepted_at: null }))))
+      ),
+    listPending: (organizationId, at) =>
       invitations.all(
-        sql`SELECT ${columns} FROM invitations WHERE organization_id = ${organizationId} AND revoked_at IS NULL
+        sql`SELECT ${columns} FROM invitations
+            WHERE organization_id = ${organizationId} AND ${open} AND (expires_at IS NULL OR expires_at > ${isoText(at)})
             ORDER BY created_at, id`
       )
   })
