@@ -7,6 +7,8 @@
  * one). On a machine other jobs load, this is the figure to compare builds by.
  *
  *   npx vite-node bench/cpu.ts -- --scenarios insight_get,insights_list --root /work/main --root . --rounds 2
+ *
+ * `--cpu-prof <dir>` writes each measurement's V8 CPU profile there (open it in Chrome DevTools).
  */
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
 import { spawnSync } from "node:child_process"
@@ -26,7 +28,13 @@ const { values: flags } = parseArgs({
     rounds: { type: "string", default: "2" },
     batch: { type: "string", default: "400" },
     batches: { type: "string", default: "5" },
-    "warm-up-seconds": { type: "string", default: "60" }
+    "warm-up-seconds": { type: "string", default: "60" },
+    /** Each measurement also writes a V8 CPU profile (`node --cpu-prof`) into this directory. */
+    "cpu-prof": { type: "string" },
+    /** All builds in one process, batches interleaved (`cpu-pair.mjs`): the steadier A/B on a loaded machine. */
+    paired: { type: "boolean", default: false },
+    /** Instead of CPU time: interpreter steps, FiberRef writes and fibers per request (`steps.mjs`), once per build. */
+    steps: { type: "boolean", default: false }
   }
 })
 const roots = (flags.root ?? [join(BENCH, "..")]).map((root) => resolve(root))
@@ -35,28 +43,53 @@ const target = sqliteTarget()
 const seeded = await seed(target, { auditRecords: 2_000, insights: 2_000, usageRecords: 0 })
 const scratch = mkdtempSync(join(tmpdir(), "costline-cpu-"))
 const results: Array<{ scenario: string; root: string; median_us: number }> = []
+const profile = flags["cpu-prof"] === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", resolve(flags["cpu-prof"])]
+/** Runs one measurement process; its last stderr line is its JSON result. */
+const measure = (script: string, job: object): any => {
+  const run = spawnSync(process.execPath, [...profile, join(BENCH, script), JSON.stringify(job)], {
+    encoding: "utf8",
+    stdio: ["ignore", "ignore", "pipe"],
+    maxBuffer: 64 * 1024 * 1024
+  })
+  const line = run.stderr.trim().split("\n").at(-1) ?? ""
+  if (run.status !== 0) throw new Error(`${script} failed:\n${run.stderr.slice(-2000)}`)
+  process.stderr.write(line + "\n")
+  return JSON.parse(line)
+}
+const common = {
+  token: seeded.token, organization: ORGANIZATION, insightIds: seeded.insightIds,
+  batch: Number(flags.batch), batches: Number(flags.batches), warmUpSeconds: Number(flags["warm-up-seconds"])
+}
 try {
-  for (const scenario of flags.scenarios.split(",")) {
+  for (const scenario of flags.steps ? flags.scenarios.split(",") : []) {
+    for (const root of roots) {
+      const filename = join(scratch, `run.db`)
+      rmSync(filename, { force: true })
+      copyFileSync(target.filename, filename)
+      measure("steps.mjs", { ...common, root, scenario, filename })
+    }
+  }
+  for (const scenario of flags.paired || flags.steps ? [] : flags.scenarios.split(",")) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       for (const root of roots) {
         // A copy per run: patches change the data, and each run starts from the same file.
         const filename = join(scratch, `run.db`)
         rmSync(filename, { force: true })
         copyFileSync(target.filename, filename)
-        const job = {
-          root, scenario, filename, token: seeded.token, organization: ORGANIZATION, insightIds: seeded.insightIds,
-          batch: Number(flags.batch), batches: Number(flags.batches), warmUpSeconds: Number(flags["warm-up-seconds"])
-        }
-        const run = spawnSync(process.execPath, [join(BENCH, "cpu-run.mjs"), JSON.stringify(job)], {
-          encoding: "utf8",
-          stdio: ["ignore", "ignore", "pipe"],
-          maxBuffer: 64 * 1024 * 1024
-        })
-        const line = run.stderr.trim().split("\n").at(-1) ?? ""
-        if (run.status !== 0) throw new Error(`${scenario} on ${root} failed:\n${run.stderr.slice(-2000)}`)
-        process.stderr.write(line + "\n")
-        results.push(JSON.parse(line))
+        results.push(measure("cpu-run.mjs", { ...common, root, scenario, filename }))
       }
+    }
+  }
+  for (const scenario of flags.paired && !flags.steps ? flags.scenarios.split(",") : []) {
+    for (let round = 0; round < Number(flags.rounds); round++) {
+      const filenames = roots.map((_, index) => {
+        const filename = join(scratch, `run-${index}.db`)
+        rmSync(filename, { force: true })
+        copyFileSync(target.filename, filename)
+        return filename
+      })
+      const pair = measure("cpu-pair.mjs", { ...common, roots, scenario, filenames })
+      roots.forEach((root, index) => results.push({ scenario, root, median_us: pair.median_us[index] }))
     }
   }
 } finally {

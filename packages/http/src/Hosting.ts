@@ -88,7 +88,11 @@ export const makeHandler = <E>(options: MountOptions<E>): NodeHandler => {
       Effect.runFork(Effect.logError("costline: the API could not start", exit.cause))
       return undefined
     })
+  // Once started, requests go straight to the API; only those that arrive while it starts wait.
+  let started: ((request: IncomingMessage, response: ServerResponse) => void) | undefined
+  void ready.then((handle) => started = handle ?? notStarted)
   const handler = (request: IncomingMessage, response: ServerResponse) => {
+    if (started !== undefined) return started(request, response)
     void ready.then((handle) => handle === undefined ? notStarted(request, response) : handle(request, response))
   }
   return Object.assign(handler, { dispose: () => runtime.dispose() })

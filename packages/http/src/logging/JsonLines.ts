@@ -10,7 +10,7 @@
  * line, causes included.
  */
 import { SecretFields } from "@costline/core"
-import { Effect, HashMap, Layer, Logger } from "effect"
+import { Cause, Effect, FiberId, HashMap, Layer, Logger } from "effect"
 
 export interface LineBatcher {
   readonly push: (line: string) => void
@@ -44,9 +44,45 @@ export const makeBatcher = (
   }
 }
 
+/** An annotation value that JSON carries as it is: nothing to redact inside it, nothing to convert. */
+const isFlat = (value: unknown): boolean =>
+  value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+
+/**
+ * The line of an entry whose message is text, without a cause, and whose annotations are flat
+ * (the access log's, most lines): the same JSON `Logger.jsonLogger` writes, built without its
+ * general walk (a copy of the annotations, a replacer called for every value). Undefined for any
+ * other entry.
+ */
+const flatLine = (options: Logger.Logger.Options<unknown>): string | undefined => {
+  const { annotations, message } = options
+  const text = typeof message === "string"
+    ? message
+    : Array.isArray(message) && message.length > 0 && message.every((part) => typeof part === "string")
+    ? (message.length === 1 ? message[0] : message)
+    : undefined
+  if (text === undefined || !Cause.isEmpty(options.cause)) return undefined
+  const annotated: Record<string, unknown> = {}
+  for (const [key, value] of annotations) {
+    if (!isFlat(value)) return undefined
+    annotated[key] = SecretFields.isSecretField(key) ? SecretFields.REDACTED : value
+  }
+  const now = options.date.getTime()
+  const spans: Record<string, number> = {}
+  for (const span of options.spans) spans[span.label] = now - span.startTime
+  return JSON.stringify({
+    message: text,
+    logLevel: options.logLevel.label,
+    timestamp: options.date.toISOString(),
+    annotations: annotated,
+    spans,
+    fiberId: FiberId.threadName(options.fiberId)
+  })
+}
+
 /** One log entry as a JSON line, its secrets redacted. */
 export const formatLine = (options: Logger.Logger.Options<unknown>): string =>
-  SecretFields.scrubPrivateKeys(Logger.jsonLogger.log({
+  SecretFields.scrubPrivateKeys(flatLine(options) ?? Logger.jsonLogger.log({
     ...options,
     message: SecretFields.redactSecretFields(options.message),
     annotations: HashMap.map(options.annotations, (value, key) =>

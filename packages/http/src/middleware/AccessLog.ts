@@ -17,11 +17,12 @@ export const log = (
   response: HttpServerResponse.HttpServerResponse,
   durationMs: number
 ): Effect.Effect<void> =>
-  Effect.flatMap(FiberRef.get(currentTenant), (tenant) =>
+  Effect.withFiberRuntime((fiber) =>
     Effect.logInfo("request served").pipe(Effect.annotateLogs({
       method: request.method,
       route,
       status: response.status,
       duration_ms: durationMs,
-      tenant
-    })))
+      tenant: fiber.getFiberRef(currentTenant)
+    }))
+  )

@@ -52,6 +52,16 @@ export const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean =
   return (length !== undefined && Number(length) > 0) || request.headers["transfer-encoding"] !== undefined
 }
 
+/**
+ * Whether the request says anything about a body: a length, chunks or a content type (whatever
+ * its method). One that says nothing has no body to check, read, bound or present differently.
+ */
+export const announcesBody = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const headers = request.headers
+  return headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined ||
+    headers["content-type"] !== undefined
+}
+
 /** The platform parses a body as JSON only under `application/json`, so a merge patch is presented as that. */
 export const asPlainJson = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
   const contentType = request.headers["content-type"]

@@ -8,7 +8,7 @@
 import { type HttpApi, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import type { RateLimitPolicy } from "@costline/core"
-import { Cause, Clock, type Duration, Effect, Option } from "effect"
+import { Cause, Clock, type Duration, Effect, identity, Option } from "effect"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import { describe } from "../errors/Describe.js"
 import * as FastApiDetail from "../errors/FastApiDetail.js"
@@ -57,13 +57,19 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
     const routes = RouteTable.fromApi(api)
     const canonical = CanonicalPath.make(routes)
     const storable = StorableInput.make(routes)
-    const edges = (app: HttpApp.Default) =>
-      Cors.make(options.cors, routes)(
-        edgeRoutes(canonical(ReadTimeout.make(options.readTimeout)(BodyLimits.nestingLimit(storable(app)))))
-      )
+    const cors = Cors.make(options.cors, routes)
+    const readTimeout = ReadTimeout.make(options.readTimeout)
+    /**
+     * The app behind the request-wide rules, composed once (not per request). A request without
+     * a body skips the wrappers that only read bodies (read timeout, nesting): they would pass it on.
+     */
+    const edges = (app: HttpApp.Default) => ({
+      withBody: cors(edgeRoutes(canonical(readTimeout(BodyLimits.nestingLimit(storable(app)))))),
+      bodyless: cors(edgeRoutes(canonical(storable(app))))
+    })
 
     const respond = (
-      app: HttpApp.Default,
+      app: ReturnType<typeof edges>,
       request: HttpServerRequest.HttpServerRequest,
       requestId: string,
       route: () => Option.Option<RouteTable.Match>
@@ -81,18 +87,24 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
             ),
             Effect.map((failure) => render(version, failure, requestId))
           )
-      return BodyLimits.check(request, maxBodyBytes).pipe(
-        Effect.zipRight(UnannouncedBody.bounded(request, maxBodyBytes, options.readTimeout)),
-        // One instance reads the body, so whoever reads it again (error reporting) gets the same text.
-        Effect.map(BodyLimits.asPlainJson),
-        Effect.matchCauseEffect({
-          onFailure: (cause) => answer(cause, request),
-          onSuccess: (readable) =>
-            Effect.provideService(edges(app), HttpServerRequest.HttpServerRequest, readable).pipe(
-              Effect.catchAllCause((cause) => answer(cause, readable))
-            )
-        }),
-        HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
+      // Most requests carry no body: nothing to check or read, and the request is served as it came
+      // (no second request in the context, no body limit to set).
+      const served = BodyLimits.announcesBody(request)
+        ? BodyLimits.check(request, maxBodyBytes).pipe(
+          Effect.zipRight(UnannouncedBody.bounded(request, maxBodyBytes, options.readTimeout)),
+          // One instance reads the body, so whoever reads it again (error reporting) gets the same text.
+          Effect.map(BodyLimits.asPlainJson),
+          Effect.matchCauseEffect({
+            onFailure: (cause) => answer(cause, request),
+            onSuccess: (readable) =>
+              Effect.provideService(app.withBody, HttpServerRequest.HttpServerRequest, readable).pipe(
+                Effect.catchAllCause((cause) => answer(cause, readable))
+              )
+          }),
+          HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes))
+        )
+        : Effect.catchAllCause(app.bodyless, (cause) => answer(cause, request))
+      return served.pipe(
         Effect.provideService(RequestId.RequestId, requestId),
         Effect.map((response) =>
           HttpServerResponse.setHeaders(response, {
@@ -105,34 +117,51 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
               : {})
           })
         ),
-        Effect.flatMap((response) => unrouted(request, response))
+        // Without a rate limit there is nothing to add to answers that never reached an operation.
+        options.rateLimit === undefined ? identity : Effect.flatMap((response) => unrouted(request, response))
       )
     }
 
-    return (app: HttpApp.Default): HttpApp.Default<never, HttpServerRequest.HttpServerRequest> =>
-      Effect.gen(function*() {
-        const started = yield* Clock.currentTimeMillis
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const requestId = yield* RequestId.choose(request.headers[RequestId.HEADER])
-        // One routing pass per request, shared by the deprecation headers and the access log.
-        let matched: Option.Option<RouteTable.Match> | undefined
-        const matchedRoute = () => (matched ??= RouteTable.match(routes, request.method, request.url))
-        return yield* Effect.gen(function*() {
-          const response = yield* respond(app, request, requestId, matchedRoute)
-          if (options.accessLog || options.metrics !== undefined || options.tracing) {
-            const durationMs = (yield* Clock.currentTimeMillis) - started
-            // The template (`/v2/teams/:team_id`), never the concrete path: ids and emails stay out.
-            const route = Option.match(matchedRoute(), {
-              onNone: () => null,
-              onSome: ({ route }) => route.path
-            })
-            if (options.tracing) {
-              yield* Effect.annotateCurrentSpan({ "http.route": route ?? "", "costline.request_id": requestId })
-            }
-            options.metrics?.request(request.method, route, response.status, durationMs / 1000)
-            if (options.accessLog) yield* AccessLog.log(route, request, response, durationMs)
-          }
-          return response
-        }).pipe(Effect.annotateLogs("request_id", requestId))
+    /** Route, duration and status for the access log, the metrics and the trace. */
+    const observe = (
+      request: HttpServerRequest.HttpServerRequest,
+      response: HttpServerResponse.HttpServerResponse,
+      requestId: string,
+      started: number,
+      matched: Option.Option<RouteTable.Match>
+    ) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const durationMs = now - started
+        // The template (`/v2/teams/:team_id`), never the concrete path: ids and emails stay out.
+        const route = Option.isSome(matched) ? matched.value.route.path : null
+        options.metrics?.request(request.method, route, response.status, durationMs / 1000)
+        const logged = options.accessLog ? AccessLog.log(route, request, response, durationMs) : Effect.void
+        return Effect.as(
+          options.tracing
+            ? Effect.zipRight(
+              Effect.annotateCurrentSpan({ "http.route": route ?? "", "costline.request_id": requestId }),
+              logged
+            )
+            : logged,
+          response
+        )
       })
+    const observed = options.accessLog || options.metrics !== undefined || options.tracing === true
+
+    return (router: HttpApp.Default): HttpApp.Default<never, HttpServerRequest.HttpServerRequest> => {
+      const app = edges(router)
+      return Effect.flatMap(Clock.currentTimeMillis, (started) =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          const requestId = RequestId.fromHeader(request.headers[RequestId.HEADER])
+          // One routing pass per request, shared by the deprecation headers and the access log.
+          let matched: Option.Option<RouteTable.Match> | undefined
+          const matchedRoute = () => (matched ??= RouteTable.match(routes, request.method, request.url))
+          const served = respond(app, request, requestId, matchedRoute)
+          return Effect.annotateLogs(
+            observed ? Effect.flatMap(served, (response) => observe(request, response, requestId, started, matchedRoute())) : served,
+            "request_id",
+            requestId
+          )
+        }))
+    }
   })

@@ -28,6 +28,20 @@ export interface RouteTable {
   readonly routes: ReadonlyArray<Route>
   /** The routes indexed by segment (see `lookup`): a request path is one walk, not a scan of every route. */
   readonly root: Node
+  /**
+   * The last path looked up and the last match. A request asks the table several questions about
+   * its one path (canonical? storable parameters? which route, for the headers and the access
+   * log?); the answers are pure functions of the path (and method), so the second question costs
+   * a string comparison. One entry: enough for the questions of one request, never stale.
+   */
+  readonly memo: { path?: Walked; match?: { readonly method: string; readonly url: string; readonly found: Option.Option<Match> } }
+}
+
+/** A request path walked through the table: its canonical segments (undefined when it has none) and the routes there. */
+interface Walked {
+  readonly path: string
+  readonly parts: ReadonlyArray<string> | undefined
+  readonly routes: ReadonlyArray<Route>
 }
 
 /** A trie node: the next literal segments, the next parameter, and the routes that end here. */
@@ -100,7 +114,7 @@ export const fromApi = (api: HttpApi.HttpApi.Any): RouteTable => {
   })
   const root = node()
   routes.forEach((route, order) => insert(root, route, order))
-  return { routes, root }
+  return { routes, root, memo: {} }
 }
 
 /**
@@ -122,6 +136,17 @@ const lookup = (table: RouteTable, parts: ReadonlyArray<string>): ReadonlyArray<
   walk(table.root, 0)
   if (found.length > 1) found.sort((a, b) => a.order - b.order)
   return found.map((end) => end.route)
+}
+
+/** The canonical segments of a request URL's path and the routes there, remembered for the next question about the same path. */
+const walked = (table: RouteTable, url: string): Walked => {
+  const path = pathname(url)
+  const last = table.memo.path
+  if (last !== undefined && last.path === path) return last
+  const parts = canonicalSegments(path)
+  const found: Walked = { path, parts, routes: parts === undefined ? [] : lookup(table, parts) }
+  table.memo.path = found
+  return found
 }
 
 const decodeParam = (raw: string): string => {
@@ -151,19 +176,22 @@ const find = (routes: ReadonlyArray<Route>, method: string, parts: ReadonlyArray
  * HEAD falls back to GET, as in the router.
  */
 export const match = (table: RouteTable, method: string, path: string): Option.Option<Match> => {
-  const parts = canonicalSegments(path)
+  const last = table.memo.match
+  if (last !== undefined && last.url === path && last.method === method) return last.found
+  const { parts, routes } = walked(table, path)
   if (parts === undefined) return Option.none()
-  const routes = lookup(table, parts)
-  const found = find(routes, method, parts)
-  return Option.isNone(found) && method === "HEAD" ? find(routes, "GET", parts) : found
+  const exact = find(routes, method, parts)
+  const found = Option.isNone(exact) && method === "HEAD" ? find(routes, "GET", parts) : exact
+  table.memo.match = { method, url: path, found }
+  return found
 }
 
 /** Every method some route accepts at this path; HEAD whenever GET, as the router serves it. */
 export const allowedMethods = (table: RouteTable, path: string): ReadonlyArray<HttpMethod.HttpMethod> => {
-  const parts = canonicalSegments(path)
+  const { parts, routes } = walked(table, path)
   if (parts === undefined) return []
   const methods = new Set<HttpMethod.HttpMethod>()
-  for (const route of lookup(table, parts)) {
+  for (const route of routes) {
     methods.add(route.method)
     if (route.method === "GET") methods.add("HEAD")
   }
@@ -175,7 +203,4 @@ export const annotation = <I, S>(route: Route, tag: Context.Tag<I, S>): Option.O
   Context.getOption(route.annotations, tag)
 
 /** Whether some route (of any method) has exactly this path. */
-export const isKnownPath = (table: RouteTable, path: string): boolean => {
-  const parts = canonicalSegments(path)
-  return parts !== undefined && lookup(table, parts).length > 0
-}
+export const isKnownPath = (table: RouteTable, path: string): boolean => walked(table, path).routes.length > 0

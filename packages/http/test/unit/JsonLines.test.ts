@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Cause, Effect, FiberId, HashMap, List, Logger, LogLevel, LogSpan } from "effect"
 import { describe, expect, it, vi } from "vitest"
 import * as JsonLines from "../../src/logging/JsonLines.js"
 
@@ -64,5 +64,51 @@ describe("JSON lines logger redaction", () => {
     expect(lines[0].message).toEqual({ account: "a1", credentials: { private_key: "[redacted]", private_key_passphrase: "[redacted]" } })
     expect(lines[1].annotations).toEqual({ api_token: "[redacted]", tenant: "acme" })
     expect(JSON.stringify(lines[2])).toContain("could not parse [redacted]")
+  })
+})
+
+describe("JSON lines of flat entries", () => {
+  const entry = (message: unknown, annotations: Record<string, unknown>, cause: Cause.Cause<unknown> = Cause.empty) => ({
+    fiberId: FiberId.make(7, 0),
+    logLevel: LogLevel.Info,
+    message,
+    cause,
+    context: undefined as never,
+    spans: List.make(LogSpan.make("served", 1_000)),
+    annotations: HashMap.fromIterable(Object.entries(annotations)),
+    date: new Date(1_250)
+  })
+  /** What Effect's JSON logger writes for the entry. */
+  const general = (options: ReturnType<typeof entry>) => Logger.jsonLogger.log(options)
+
+  it("an entry of text with flat annotations (the access log's) is the line Effect's JSON logger writes", () => {
+    const access = entry(["request served"], {
+      request_id: "r-1",
+      method: "GET",
+      route: "/v2/insights/:insight_id",
+      status: 200,
+      duration_ms: 3,
+      tenant: null,
+      ok: true
+    })
+    expect(JSON.parse(JsonLines.formatLine(access))).toEqual(JSON.parse(general(access)))
+    expect(JsonLines.formatLine(access)).toBe(general(access))
+    const twoParts = entry(["one", "two"], { n: 1 })
+    expect(JsonLines.formatLine(twoParts)).toBe(general(twoParts))
+  })
+
+  it("a flat entry still has its secret annotations redacted and PEM keys cut out", () => {
+    const pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----"
+    const line = JsonLines.formatLine(entry(["refused"], { api_token: "TOKEN-8181", note: pem, tenant: "acme" }))
+    expect(line).not.toContain("TOKEN-8181")
+    expect(line).not.toContain("MIIEvQ")
+    expect(JSON.parse(line).annotations).toEqual({ api_token: "[redacted]", note: "[redacted]", tenant: "acme" })
+  })
+
+  it("entries that are not flat (objects, causes) are written as before", () => {
+    const nested = entry(["request failed"], { detail: { password: "hunter2" } }, Cause.fail("boom"))
+    const line = JSON.parse(JsonLines.formatLine(nested))
+    expect(line.annotations).toEqual({ detail: { password: "[redacted]" } })
+    expect(line.cause).toContain("boom")
   })
 })

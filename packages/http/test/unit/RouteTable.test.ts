@@ -64,6 +64,19 @@ describe("RouteTable", () => {
     expect(RouteTable.annotation(list.route, Note)).toEqual(Option.none())
   })
 
+  it("answers each question about the path asked, whatever path and method were asked before", () => {
+    // The table remembers its last answers; a new path, query or method must not get them.
+    expect(matched("GET", "/v2/items/1")).toEqual(Option.some({ name: "read", params: { id: "1" } }))
+    expect(matched("GET", "/v2/items/2")).toEqual(Option.some({ name: "read", params: { id: "2" } }))
+    expect(matched("DELETE", "/v2/items/2")).toEqual(Option.some({ name: "remove", params: { id: "2" } }))
+    expect(matched("POST", "/v2/items/2")).toEqual(Option.none())
+    expect(matched("POST", "/v2/items/2?x")).toEqual(Option.none())
+    expect(RouteTable.allowedMethods(table, "/v2/items/2?x")).toEqual(["GET", "HEAD", "DELETE"])
+    expect(RouteTable.isKnownPath(table, "/v2/items/2/")).toBe(false)
+    expect(matched("GET", "/v2/items/2")).toEqual(Option.some({ name: "read", params: { id: "2" } }))
+    expect(RouteTable.allowedMethods(table, "/v2/items")).toEqual(["GET", "HEAD", "POST"])
+  })
+
   it.prop("round-trips any parameter value through percent-encoding", [fc.string({ minLength: 1 })], ([value]) => {
     expect(matched("GET", `/v2/items/${encodeURIComponent(value)}`)).toEqual(
       Option.some({ name: "read", params: { id: value } })

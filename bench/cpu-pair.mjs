@@ -1,0 +1,87 @@
+// @ts-check
+/**
+ * `bench/cpu.ts --paired`: several builds in ONE process, their batches interleaved A-B-A-B
+ * (each build's node handler over its own copy of the seeded SQLite file, driven with
+ * light-my-request, one request at a time). Whatever else the machine does in a moment weighs on
+ * the neighbouring batches of every build alike, so on a loaded machine the ratio between builds
+ * is far steadier than figures taken minutes apart. Each build runs its own copy of Effect; the
+ * one heap (and its garbage collector) is shared, which weighs on all alike. Arguments: a JSON
+ * object (see cpu.ts) with `roots` and `filenames`. Prints one JSON line on stderr.
+ */
+import { inject } from "light-my-request"
+import { join } from "node:path"
+import { isSteadyJs } from "./lib/steady.mjs"
+
+const job = JSON.parse(process.argv[2] ?? "{}")
+const roots = /** @type {Array<string>} */ (job.roots)
+const headers = { authorization: `Bearer ${job.token}`, "x-tenant-id": job.organization }
+const ids = /** @type {Array<string>} */ (job.insightIds)
+let n = 0
+/** @type {Record<string, () => import("light-my-request").InjectOptions>} */
+const scenarios = {
+  insight_get: () => ({ method: "GET", url: `/v2/insights/${ids[n++ % ids.length]}`, headers }),
+  insights_list: () => ({ method: "GET", url: "/v2/insights?status__in=open&max_results=50", headers }),
+  audit_export: () => ({ method: "GET", url: "/v2/audit-logs?max_results=500", headers }),
+  insight_patch: () => {
+    const i = n++
+    return {
+      method: "PATCH",
+      url: `/v2/insights/${ids[i % ids.length]}`,
+      headers: { ...headers, "content-type": "application/json", "if-match": "*" },
+      payload: JSON.stringify({ assignee: `user${i % 97}@bench.example` })
+    }
+  },
+  healthz: () => ({ method: "GET", url: "/healthz" }),
+  v1_teams: () => ({ method: "GET", url: `/api/organizations/${job.organization}/teams`, headers })
+}
+const next = scenarios[job.scenario]
+if (next === undefined) throw new Error(`unknown scenario ${job.scenario}; known: ${Object.keys(scenarios).join(", ")}`)
+
+const handlers = []
+for (const [index, root] of roots.entries()) {
+  const http = await import(join(root, "packages/http/dist/index.js"))
+  const { SqliteStore } = await import(join(root, "packages/store-sqlite/dist/index.js"))
+  handlers.push(http.makeHandler({ store: SqliteStore.layer({ filename: job.filenames[index] }), rateLimit: false, accessLog: true }))
+}
+
+/** @param {any} handler */
+const perRequest = async (handler) => {
+  const before = process.cpuUsage()
+  for (let i = 0; i < job.batch; i++) {
+    const response = await inject(handler, next())
+    if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)
+  }
+  const used = process.cpuUsage(before)
+  return (used.user + used.system) / job.batch
+}
+
+// Warm every build until its CPU per request is steady (or the time is up), interleaved.
+/** @type {Array<Array<number>>} */
+const warm = roots.map(() => [])
+const deadline = performance.now() + job.warmUpSeconds * 1000
+while (warm.some((samples) => !isSteadyJs(samples, 3, 0.05)) && performance.now() < deadline) {
+  for (const [index, handler] of handlers.entries()) warm[index]?.push(await perRequest(handler))
+}
+/** @type {Array<Array<number>>} */
+const measured = roots.map(() => [])
+for (let i = 0; i < job.batches; i++) {
+  // Alternate which build goes first, so neither always follows the other's garbage.
+  const order = i % 2 === 0 ? [...handlers.keys()] : [...handlers.keys()].reverse()
+  for (const index of order) measured[index]?.push(await perRequest(handlers[index]))
+}
+/** @param {Array<number>} values */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return /** @type {number} */ (sorted[Math.floor(sorted.length / 2)])
+}
+process.stderr.write(JSON.stringify({
+  scenario: job.scenario,
+  roots,
+  warm_up: warm.map((samples) => samples.map(Math.round)),
+  cpu_us: measured.map((samples) => samples.map(Math.round)),
+  median_us: measured.map((samples) => Math.round(median(samples))),
+  // Per pair of neighbouring batches: each build's figure over the first build's.
+  median_ratio_to_first: measured.map((samples) => Number(median(samples.map((v, i) => v / /** @type {number} */ (measured[0]?.[i]))).toFixed(3)))
+}) + "\n")
+for (const handler of handlers) await handler.dispose()
+process.exit(0)

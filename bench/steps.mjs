@@ -1,0 +1,80 @@
+// @ts-check
+/**
+ * Work per request that does not depend on the machine's load: Effect interpreter steps (op
+ * dispatches of the fiber run loop), FiberRef writes and fibers started, counted by wrapping the
+ * methods of the build's own `FiberRuntime`. Serves one scenario through a build's node handler
+ * (`makeHandler`, light-my-request, over a seeded SQLite file) after a warm-up; prints one JSON
+ * line on stderr. Run through `bench/cpu.ts --steps`. CPU time swings with whatever else the
+ * machine runs; these counts do not, so they show what a change removed from every request.
+ */
+import { inject } from "light-my-request"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+
+const job = JSON.parse(process.argv[2] ?? "{}")
+const http = await import(join(job.root, "packages/http/dist/index.js"))
+const { SqliteStore } = await import(join(job.root, "packages/store-sqlite/dist/index.js"))
+// The same module instance the build runs (ES modules are cached by their resolved URL).
+const { FiberRuntime } = await import(pathToFileURL(join(job.root, "node_modules/effect/dist/esm/internal/fiberRuntime.js")).href)
+
+const headers = { authorization: `Bearer ${job.token}`, "x-tenant-id": job.organization }
+const ids = /** @type {Array<string>} */ (job.insightIds)
+let n = 0
+/** @type {Record<string, () => import("light-my-request").InjectOptions>} */
+const scenarios = {
+  insight_get: () => ({ method: "GET", url: `/v2/insights/${ids[n++ % ids.length]}`, headers }),
+  insights_list: () => ({ method: "GET", url: "/v2/insights?status__in=open&max_results=50", headers }),
+  audit_export: () => ({ method: "GET", url: "/v2/audit-logs?max_results=500", headers }),
+  insight_patch: () => {
+    const i = n++
+    return {
+      method: "PATCH",
+      url: `/v2/insights/${ids[i % ids.length]}`,
+      headers: { ...headers, "content-type": "application/json", "if-match": "*" },
+      payload: JSON.stringify({ assignee: `user${i % 97}@bench.example` })
+    }
+  },
+  healthz: () => ({ method: "GET", url: "/healthz" }),
+  v1_teams: () => ({ method: "GET", url: `/api/organizations/${job.organization}/teams`, headers })
+}
+const next = scenarios[job.scenario]
+if (next === undefined) throw new Error(`unknown scenario ${job.scenario}`)
+
+const handler = http.makeHandler({ store: SqliteStore.layer({ filename: job.filename }), rateLimit: false, accessLog: true })
+const once = async () => {
+  const response = await inject(handler, next())
+  if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)
+}
+for (let i = 0; i < 50; i++) await once()
+
+const counts = { steps: 0, fiber_ref_writes: 0, fibers: 0 }
+const proto = FiberRuntime.prototype
+for (const name of Object.getOwnPropertyNames(proto)) {
+  // The run loop dispatches each op to the method named by its op code (`Sync`, `OnSuccess`, …).
+  if (!/^[A-Z]/.test(name) || typeof proto[name] !== "function") continue
+  const original = proto[name]
+  proto[name] = function(/** @type {unknown} */ op) {
+    counts.steps++
+    return original.call(this, op)
+  }
+}
+const wrap = (/** @type {string} */ name, /** @type {keyof typeof counts} */ counter) => {
+  const original = proto[name]
+  proto[name] = function(/** @type {Array<unknown>} */ ...args) {
+    counts[counter]++
+    return original.apply(this, args)
+  }
+}
+wrap("setFiberRef", "fiber_ref_writes")
+wrap("start", "fibers")
+const requests = 200
+for (let i = 0; i < requests; i++) await once()
+process.stderr.write(JSON.stringify({
+  scenario: job.scenario,
+  root: job.root,
+  steps: Math.round(counts.steps / requests),
+  fiber_ref_writes: Math.round(counts.fiber_ref_writes / requests),
+  fibers: Math.round(counts.fibers / requests)
+}) + "\n")
+await handler.dispose()
+process.exit(0)
