@@ -7,12 +7,12 @@
  */
 import { MemoryRateLimitRepoLive, StoreUnavailable, Transactor } from "@costline/core"
 import { makeStoreErrors, makeStoreLayer, runMigrations } from "@costline/store-sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { SqlClient } from "@effect/sql/SqlClient"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { Context, Duration, Effect, Layer } from "effect"
 import * as DatabaseFile from "./DatabaseFile.js"
 import { migrations } from "./migrations/index.js"
+import * as SqliteClient from "./SqliteClient.js"
 import * as SqliteDialect from "./SqliteDialect.js"
 import * as SqliteTransactor from "./SqliteTransactor.js"
 
