@@ -47,8 +47,11 @@ const preparedStatements = (db: Sqlite, capacity: number) => {
 
 const failed = (cause: unknown, message: string) => new SqlError({ cause, message })
 
-/** The raw connection: every method runs its statement right away, on whatever fiber asks. */
-const makeConnection = (db: Sqlite): Connection => {
+/**
+ * The raw connection: every method runs its statement right away, on whatever fiber asks.
+ * `wrote` is called after every statement that is not a read (COMMIT included), failed or not.
+ */
+const makeConnection = (db: Sqlite, wrote: () => void): Connection => {
   const prepare = preparedStatements(db, CACHE_SIZE)
 
   const run = (
@@ -62,8 +65,12 @@ const makeConnection = (db: Sqlite): Connection => {
         const statement = prepareWith(sql)
         if (Context.get(fiber.currentContext, Client.SafeIntegers)) statement.safeIntegers(true)
         if (statement.reader) return Effect.succeed(statement.all(...params))
-        const result = statement.run(...params)
-        return Effect.succeed(raw ? result as unknown as ReadonlyArray<any> : [])
+        try {
+          const result = statement.run(...params)
+          return Effect.succeed(raw ? result as unknown as ReadonlyArray<any> : [])
+        } finally {
+          wrote()
+        }
       } catch (cause) {
         return Effect.fail(failed(cause, "Failed to execute statement"))
       }
@@ -80,7 +87,11 @@ const makeConnection = (db: Sqlite): Connection => {
         try: () => {
           const statement = prepare(sql)
           if (!statement.reader) {
-            statement.run(...params)
+            try {
+              statement.run(...params)
+            } finally {
+              wrote()
+            }
             return []
           }
           statement.raw(true)
@@ -120,14 +131,50 @@ export interface SqliteClientOptions {
   readonly filename: string
 }
 
+/** The client, and the stamp core's CredentialChanges reads. */
+export interface SqliteClient extends Client.SqlClient {
+  /**
+   * Moves whenever anything may have been committed to the file since it was last read: by
+   * another connection (SQLite's `PRAGMA data_version`, a read of shared memory, about a
+   * microsecond) or by this one (every statement that is not a read counts, failed or not).
+   * `undefined` when SQLite cannot answer.
+   */
+  readonly changeStamp: () => number | undefined
+}
+
+/** See `SqliteClient.changeStamp`. */
+const makeChangeStamp = (db: Sqlite) => {
+  const dataVersion = db.prepare("PRAGMA data_version").pluck()
+  let seenVersion: unknown = undefined
+  let changes = 0
+  return {
+    wrote: () => {
+      changes++
+    },
+    stamp: (): number | undefined => {
+      try {
+        const version = dataVersion.get()
+        if (version !== seenVersion) {
+          seenVersion = version
+          changes++
+        }
+        return changes
+      } catch {
+        return undefined
+      }
+    }
+  }
+}
+
 /** Opens the connection (WAL) for the life of the scope. better-sqlite3 throws from its constructor. */
-export const make = (options: SqliteClientOptions): Effect.Effect<Client.SqlClient, never, Scope.Scope | Reactivity.Reactivity> =>
+export const make = (options: SqliteClientOptions): Effect.Effect<SqliteClient, never, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function*() {
     const db = new Sqlite(options.filename)
     yield* Effect.addFinalizer(() => Effect.sync(() => db.close()))
     db.pragma("journal_mode = WAL")
 
-    const connection = makeConnection(db)
+    const changes = makeChangeStamp(db)
+    const connection = makeConnection(db, changes.wrote)
     const permit = yield* Effect.makeSemaphore(1)
     let held = false
     const shared = guarded(connection, () => held, permit)
@@ -148,10 +195,11 @@ export const make = (options: SqliteClientOptions): Effect.Effect<Client.SqlClie
       )
     )
 
-    return yield* Client.make({
+    const client = yield* Client.make({
       acquirer: Effect.succeed(shared),
       transactionAcquirer: reserve,
       compiler: Statement.makeCompilerSqlite(),
       spanAttributes: [["db.system.name", "sqlite"]]
     })
+    return Object.assign(client, { changeStamp: changes.stamp })
   })

@@ -5,7 +5,7 @@
  * `busyTimeout` for one another, asynchronously (see SqliteTransactor): the connection itself
  * never waits (`busy_timeout = 0`), so a busy lock never blocks the event loop.
  */
-import { MemoryRateLimitRepoLive, StoreUnavailable, Transactor } from "@costline/core"
+import { CredentialChanges, MemoryRateLimitRepoLive, StoreUnavailable, Transactor } from "@costline/core"
 import { makeStoreErrors, makeStoreLayer, runMigrations } from "@costline/store-sql"
 import { SqlClient } from "@effect/sql/SqlClient"
 import * as Reactivity from "@effect/experimental/Reactivity"
@@ -43,7 +43,8 @@ const client = (options: SqliteStoreOptions) =>
       // SQLite's busy handler sleeps on the event loop; the Transactor waits for the lock instead.
       yield* Effect.forEach(["PRAGMA busy_timeout = 0", "PRAGMA foreign_keys = ON"], (pragma) =>
         sql.unsafe(pragma)).pipe(makeStoreErrors(SqliteDialect.classify).orUnavailable)
-      return Context.make(SqlClient, sql)
+      // Verified API keys are reused while nothing was committed to the file (core's Auth).
+      return Context.make(SqlClient, sql).pipe(Context.add(CredentialChanges, CredentialChanges.of({ stamp: sql.changeStamp })))
     })
   ).pipe(Layer.provide(Reactivity.layer))
 

@@ -4,6 +4,8 @@ declare module "better-sqlite3" {
     interface Statement {
       readonly reader: boolean
       raw(toggle?: boolean): Statement
+      pluck(toggle?: boolean): Statement
+      get(...params: ReadonlyArray<unknown>): unknown
       safeIntegers(toggle?: boolean): Statement
       all(...params: ReadonlyArray<unknown>): Array<any>
       run(...params: ReadonlyArray<unknown>): { readonly changes: number; readonly lastInsertRowid: number | bigint }
