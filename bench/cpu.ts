@@ -7,6 +7,9 @@
  * one). On a machine other jobs load, this is the figure to compare builds by.
  *
  *   npx vite-node bench/cpu.ts -- --scenarios insight_get,insights_list --root /work/main --root . --rounds 2
+ *
+ * `--cpu-prof <dir>` leaves a V8 CPU profile of each measurement in <dir>
+ * (`<scenario>-<round>-<root index>.cpuprofile`).
  */
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
 import { spawnSync } from "node:child_process"
@@ -26,7 +29,9 @@ const { values: flags } = parseArgs({
     rounds: { type: "string", default: "2" },
     batch: { type: "string", default: "400" },
     batches: { type: "string", default: "5" },
-    "warm-up-seconds": { type: "string", default: "60" }
+    "warm-up-seconds": { type: "string", default: "60" },
+    /** A directory: each measurement is run under `node --cpu-prof` and leaves its profile there. */
+    "cpu-prof": { type: "string" }
   }
 })
 const roots = (flags.root ?? [join(BENCH, "..")]).map((root) => resolve(root))
@@ -47,7 +52,10 @@ try {
           root, scenario, filename, token: seeded.token, organization: ORGANIZATION, insightIds: seeded.insightIds,
           batch: Number(flags.batch), batches: Number(flags.batches), warmUpSeconds: Number(flags["warm-up-seconds"])
         }
-        const run = spawnSync(process.execPath, [join(BENCH, "cpu-run.mjs"), JSON.stringify(job)], {
+        const profile = flags["cpu-prof"] === undefined
+          ? []
+          : ["--cpu-prof", "--cpu-prof-dir", resolve(flags["cpu-prof"]), "--cpu-prof-name", `${scenario}-${round}-${roots.indexOf(root)}.cpuprofile`]
+        const run = spawnSync(process.execPath, [...profile, join(BENCH, "cpu-run.mjs"), JSON.stringify(job)], {
           encoding: "utf8",
           stdio: ["ignore", "ignore", "pipe"],
           maxBuffer: 64 * 1024 * 1024
