@@ -55,8 +55,9 @@ export const SqlRepositoriesLive = Layer.mergeAll(
   InsightImportsRepo.layer
 )
 
-export interface StoreParts<E> {
-  readonly client: Layer.Layer<SqlClient, E>
+export interface StoreParts<E, Extra = never> {
+  /** The connection(s); may provide more than the SqlClient (SQLite: core's CredentialChanges). */
+  readonly client: Layer.Layer<SqlClient | Extra, E>
   readonly dialect: Layer.Layer<SqlDialect, never, SqlClient>
   readonly transactor: Layer.Layer<Transactor, never, SqlClient | SqlDialect>
   /** Run while the layer is built; `undefined` when the caller migrates separately. */
@@ -70,9 +71,9 @@ export interface StoreParts<E> {
 }
 
 /** A store: the repositories core needs, plus the SqlClient for callers that run their own SQL. */
-export const makeStoreLayer = <E>(
-  parts: StoreParts<E>
-): Layer.Layer<Repositories | SqlClient, E | MigrationFailed | StoreUnavailable> => {
+export const makeStoreLayer = <E, Extra = never>(
+  parts: StoreParts<E, Extra>
+): Layer.Layer<Repositories | SqlClient | Extra, E | MigrationFailed | StoreUnavailable> => {
   const foundation = parts.transactor.pipe(Layer.provideMerge(parts.dialect), Layer.provideMerge(parts.client))
   const migrated = parts.migrate === undefined ? Layer.empty : Layer.effectDiscard(parts.migrate)
   return Layer.mergeAll(SqlRepositoriesLive, StoreHealth.layer(parts.migrations), parts.rateLimits).pipe(

@@ -5,14 +5,14 @@
  * `busyTimeout` for one another, asynchronously (see SqliteTransactor): the connection itself
  * never waits (`busy_timeout = 0`), so a busy lock never blocks the event loop.
  */
-import { MemoryRateLimitRepoLive, StoreUnavailable, Transactor } from "@costline/core"
+import { CredentialChanges, MemoryRateLimitRepoLive, StoreUnavailable, Transactor } from "@costline/core"
 import { makeStoreErrors, makeStoreLayer, runMigrations } from "@costline/store-sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { SqlClient } from "@effect/sql/SqlClient"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { Context, Duration, Effect, Layer } from "effect"
 import * as DatabaseFile from "./DatabaseFile.js"
 import { migrations } from "./migrations/index.js"
+import * as SqliteClient from "./SqliteClient.js"
 import * as SqliteDialect from "./SqliteDialect.js"
 import * as SqliteTransactor from "./SqliteTransactor.js"
 
@@ -43,7 +43,8 @@ const client = (options: SqliteStoreOptions) =>
       // SQLite's busy handler sleeps on the event loop; the Transactor waits for the lock instead.
       yield* Effect.forEach(["PRAGMA busy_timeout = 0", "PRAGMA foreign_keys = ON"], (pragma) =>
         sql.unsafe(pragma)).pipe(makeStoreErrors(SqliteDialect.classify).orUnavailable)
-      return Context.make(SqlClient, sql)
+      // Verified API keys are reused while nothing was committed to the file (core's Auth).
+      return Context.make(SqlClient, sql).pipe(Context.add(CredentialChanges, CredentialChanges.of({ stamp: sql.changeStamp })))
     })
   ).pipe(Layer.provide(Reactivity.layer))
 

@@ -34,9 +34,8 @@ process.stdout.write("done")
 `
 
 it("the store's SQLite driver survives the collector finalising its statements", async () => {
-  // The driver @effect/sql-sqlite-node loads, wherever npm put it.
-  const sqliteNode = createRequire(import.meta.url).resolve("@effect/sql-sqlite-node")
-  const driver = createRequire(sqliteNode).resolve("better-sqlite3")
+  // The driver the store's client loads, wherever npm put it.
+  const driver = createRequire(new URL("../src/SqliteClient.ts", import.meta.url)).resolve("better-sqlite3")
   const outcome = await new Promise<{ code: number | null; signal: string | null; stdout: string }>((resolve) => {
     execFile(process.execPath, ["--expose-gc", "-e", CHURN, driver], (error, stdout) =>
       resolve({ code: error === null ? 0 : (error.code as number | null) ?? null, signal: error?.signal ?? null, stdout }))

@@ -5,10 +5,12 @@
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { Forbidden, type StoreUnavailable, Unauthorized } from "../shared/Errors.js"
 import * as ApiToken from "./ApiToken.js"
+import { CredentialChanges } from "./CredentialChanges.js"
 import type { Principal } from "./Domain.js"
 import { organizationWide } from "./EffectiveRoles.js"
 import { ApiKeysRepo, SessionsRepo, UsersRepo } from "./Repo.js"
 import { makeEffectiveRolesReader } from "./RoleSources.js"
+import * as VerifiedKeys from "./VerifiedKeys.js"
 
 export class Auth extends Context.Tag("@costline/core/Auth")<
   Auth,
@@ -32,6 +34,9 @@ export const make = Effect.gen(function*() {
   const sessions = yield* SessionsRepo
   const users = yield* UsersRepo
   const effectiveRoles = yield* makeEffectiveRolesReader
+  // Without the store's credential stamp nothing is cached: every request reads its key.
+  const verifiedKeys = VerifiedKeys.make(Option.getOrUndefined(yield* Effect.serviceOption(CredentialChanges)))
+  const lastUsedResolutionMs = Duration.toMillis(LAST_USED_RESOLUTION)
 
   const live = (now: DateTime.Utc, expires: DateTime.Utc | null, revoked: DateTime.Utc | null) =>
     revoked === null && (expires === null || DateTime.lessThan(now, expires))
@@ -46,12 +51,27 @@ export const make = Effect.gen(function*() {
       const now = yield* DateTime.now
       const hash = ApiToken.hash(token)
       if (kind === "api_key") {
-        const key = yield* apiKeys.findByHash(hash).pipe(Effect.map(Option.getOrUndefined))
-        if (key === undefined || !live(now, key.expires_at, key.revoked_at)) return yield* unauthorized
-        const staleBefore = DateTime.subtractDuration(now, LAST_USED_RESOLUTION)
-        if (key.last_used_at === null || DateTime.lessThan(key.last_used_at, staleBefore)) {
-          // Bookkeeping: a store too busy to record it must not refuse the request.
-          yield* apiKeys.touch(key.id, DateTime.toDateUtc(now), DateTime.toDateUtc(staleBefore)).pipe(Effect.ignore)
+        const nowMs = DateTime.toEpochMillis(now)
+        const cached = verifiedKeys.lookup(hash, nowMs)
+        let verified = cached.verified
+        if (verified === undefined) {
+          const found = yield* apiKeys.findByHash(hash).pipe(Effect.map(Option.getOrUndefined))
+          if (found === undefined) return yield* unauthorized
+          verified = verifiedKeys.remember(hash, found, cached.stamp, nowMs)
+        }
+        const key = verified.key
+        // Expiry is checked on every request, cached or not.
+        if (!live(now, key.expires_at, key.revoked_at)) return yield* unauthorized
+        const staleBeforeMs = nowMs - lastUsedResolutionMs
+        if (verified.lastUsedAtMs === null || verified.lastUsedAtMs < staleBeforeMs) {
+          const recorded = verified
+          // Bookkeeping: a store too busy to record it must not refuse the request (the next one tries again).
+          yield* apiKeys.touch(key.id, DateTime.toDateUtc(now), new Date(staleBeforeMs)).pipe(
+            Effect.tap(() => {
+              recorded.lastUsedAtMs = nowMs
+            }),
+            Effect.ignore
+          )
         }
         return {
           _tag: "ApiKey",

@@ -1,0 +1,205 @@
+/// <reference path="./better-sqlite3.d.ts" />
+/**
+ * The store's `SqlClient` over one better-sqlite3 connection: `@effect/sql-sqlite-node`'s client
+ * with two costs of every statement taken out (issue 19).
+ *
+ * - **No semaphore hop while the connection is free.** better-sqlite3 runs a statement
+ *   synchronously, so a statement outside a transaction cannot interleave with another one; the
+ *   connection only needs guarding while a transaction holds it (between its BEGIN and its
+ *   COMMIT, statements of other fibers would otherwise run inside it). `reserve` (the transaction's
+ *   acquirer) takes the one permit and marks the connection held *before* BEGIN runs; a statement
+ *   outside the transaction checks the mark and runs at once, or waits for the permit, in the same
+ *   synchronous step as its execution, so none slips in between.
+ * - **Prepared statements in a `Map`** (least recently used evicted past `CACHE_SIZE`) instead of
+ *   an `effect/Cache` lookup (fibers, deferreds and a clock read per statement).
+ *
+ * Waiting for *another process's* write lock is not done here: the connection never waits
+ * (`busy_timeout = 0`) and SqliteTransactor retries BEGIN IMMEDIATE asynchronously.
+ */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as Client from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import { SqlError } from "@effect/sql/SqlError"
+import * as Statement from "@effect/sql/Statement"
+import Sqlite from "better-sqlite3"
+import { Context, Effect, type Scope, Stream } from "effect"
+
+/** Distinct statement texts kept prepared (as `@effect/sql-sqlite-node`'s default). */
+export const CACHE_SIZE = 200
+
+/** Prepared statements by text, least recently used first. */
+const preparedStatements = (db: Sqlite, capacity: number) => {
+  const statements = new Map<string, Sqlite.Statement>()
+  return (sql: string): Sqlite.Statement => {
+    const cached = statements.get(sql)
+    if (cached !== undefined) {
+      // Move to the back: Map iterates in insertion order.
+      statements.delete(sql)
+      statements.set(sql, cached)
+      return cached
+    }
+    const prepared = db.prepare(sql)
+    if (statements.size >= capacity) statements.delete(statements.keys().next().value!)
+    statements.set(sql, prepared)
+    return prepared
+  }
+}
+
+const failed = (cause: unknown, message: string) => new SqlError({ cause, message })
+
+/**
+ * The raw connection: every method runs its statement right away, on whatever fiber asks.
+ * `wrote` is called after every statement that is not a read (COMMIT included), failed or not.
+ */
+const makeConnection = (db: Sqlite, wrote: () => void): Connection => {
+  const prepare = preparedStatements(db, CACHE_SIZE)
+
+  const run = (
+    prepareWith: (sql: string) => Sqlite.Statement,
+    sql: string,
+    params: ReadonlyArray<unknown>,
+    raw: boolean
+  ): Effect.Effect<ReadonlyArray<any>, SqlError> =>
+    Effect.withFiberRuntime((fiber) => {
+      try {
+        const statement = prepareWith(sql)
+        if (Context.get(fiber.currentContext, Client.SafeIntegers)) statement.safeIntegers(true)
+        if (statement.reader) return Effect.succeed(statement.all(...params))
+        try {
+          const result = statement.run(...params)
+          return Effect.succeed(raw ? result as unknown as ReadonlyArray<any> : [])
+        } finally {
+          wrote()
+        }
+      } catch (cause) {
+        return Effect.fail(failed(cause, "Failed to execute statement"))
+      }
+    })
+
+  const prepareOnce = (sql: string) => db.prepare(sql)
+
+  return {
+    execute: (sql, params, transformRows) =>
+      transformRows ? Effect.map(run(prepare, sql, params, false), transformRows) : run(prepare, sql, params, false),
+    executeRaw: (sql, params) => run(prepare, sql, params, true),
+    executeValues: (sql, params) =>
+      Effect.try({
+        try: () => {
+          const statement = prepare(sql)
+          if (!statement.reader) {
+            try {
+              statement.run(...params)
+            } finally {
+              wrote()
+            }
+            return []
+          }
+          statement.raw(true)
+          try {
+            return statement.all(...params) as ReadonlyArray<ReadonlyArray<unknown>>
+          } finally {
+            statement.raw(false)
+          }
+        },
+        catch: (cause) => failed(cause, "Failed to execute statement")
+      }),
+    executeUnprepared: (sql, params, transformRows) => {
+      const effect = run(prepareOnce, sql, params ?? [], false)
+      return transformRows ? Effect.map(effect, transformRows) : effect
+    },
+    executeStream: () => Stream.dieMessage("executeStream not implemented")
+  }
+}
+
+/**
+ * The connection as statements outside a transaction see it: used at once while no transaction
+ * holds it, else after the transaction has released it.
+ */
+const guarded = (connection: Connection, isHeld: () => boolean, permit: Effect.Semaphore): Connection => {
+  const whenFree = <A>(effect: Effect.Effect<A, SqlError>) =>
+    Effect.suspend(() => (isHeld() ? permit.withPermits(1)(effect) : effect))
+  return {
+    execute: (sql, params, transformRows) => whenFree(connection.execute(sql, params, transformRows)),
+    executeRaw: (sql, params) => whenFree(connection.executeRaw(sql, params)),
+    executeValues: (sql, params) => whenFree(connection.executeValues(sql, params)),
+    executeUnprepared: (sql, params, transformRows) => whenFree(connection.executeUnprepared(sql, params, transformRows)),
+    executeStream: (sql, params, transformRows) => connection.executeStream(sql, params, transformRows)
+  }
+}
+
+export interface SqliteClientOptions {
+  readonly filename: string
+}
+
+/** The client, and the stamp core's CredentialChanges reads. */
+export interface SqliteClient extends Client.SqlClient {
+  /**
+   * Moves whenever anything may have been committed to the file since it was last read: by
+   * another connection (SQLite's `PRAGMA data_version`, a read of shared memory, about a
+   * microsecond) or by this one (every statement that is not a read counts, failed or not).
+   * `undefined` when SQLite cannot answer.
+   */
+  readonly changeStamp: () => number | undefined
+}
+
+/** See `SqliteClient.changeStamp`. */
+const makeChangeStamp = (db: Sqlite) => {
+  const dataVersion = db.prepare("PRAGMA data_version").pluck()
+  let seenVersion: unknown = undefined
+  let changes = 0
+  return {
+    wrote: () => {
+      changes++
+    },
+    stamp: (): number | undefined => {
+      try {
+        const version = dataVersion.get()
+        if (version !== seenVersion) {
+          seenVersion = version
+          changes++
+        }
+        return changes
+      } catch {
+        return undefined
+      }
+    }
+  }
+}
+
+/** Opens the connection (WAL) for the life of the scope. better-sqlite3 throws from its constructor. */
+export const make = (options: SqliteClientOptions): Effect.Effect<SqliteClient, never, Scope.Scope | Reactivity.Reactivity> =>
+  Effect.gen(function*() {
+    const db = new Sqlite(options.filename)
+    yield* Effect.addFinalizer(() => Effect.sync(() => db.close()))
+    db.pragma("journal_mode = WAL")
+
+    const changes = makeChangeStamp(db)
+    const connection = makeConnection(db, changes.wrote)
+    const permit = yield* Effect.makeSemaphore(1)
+    let held = false
+    const shared = guarded(connection, () => held, permit)
+
+    // Held from before BEGIN until after COMMIT or ROLLBACK (the scope closes after either).
+    const reserve = Effect.uninterruptibleMask((restore) =>
+      restore(permit.take(1)).pipe(
+        Effect.zipRight(Effect.sync(() => {
+          held = true
+        })),
+        Effect.zipRight(Effect.addFinalizer(() =>
+          Effect.suspend(() => {
+            held = false
+            return permit.release(1)
+          })
+        )),
+        Effect.as(connection)
+      )
+    )
+
+    const client = yield* Client.make({
+      acquirer: Effect.succeed(shared),
+      transactionAcquirer: reserve,
+      compiler: Statement.makeCompilerSqlite(),
+      spanAttributes: [["db.system.name", "sqlite"]]
+    })
+    return Object.assign(client, { changeStamp: changes.stamp })
+  })

@@ -1,0 +1,97 @@
+/**
+ * Verified API keys on SQLite (core's Auth over the store's CredentialChanges): a key is read
+ * from the store once and reused while nothing is committed to the file, by this connection or
+ * another one, and for at most VERIFIED_KEY_MAX_AGE; expiry is checked on every request.
+ */
+import { Actor, ApiKeys, ApiKeysRepo, Auth, CoreLive, VERIFIED_KEY_MAX_AGE } from "@costline/core"
+import { freshOrganization } from "@costline/core/testing"
+import { SqliteStore } from "@costline/store-sqlite"
+import { expect, it } from "@effect/vitest"
+import { DateTime, Duration, Effect, Layer, TestClock } from "effect"
+import { useTempDirectory } from "./support/tempDatabase.js"
+
+const databaseFile = useTempDirectory()
+const system = Actor.system()
+const bearer = (token: string) => `Bearer ${token}`
+
+/** Core over a store whose key lookups are counted. */
+const instance = (filename: string) =>
+  Effect.gen(function*() {
+    let reads = 0
+    const store = SqliteStore.layer({ filename })
+    const counted = Layer.effect(
+      ApiKeysRepo,
+      Effect.map(ApiKeysRepo, (repo) =>
+        ApiKeysRepo.of({
+          ...repo,
+          findByHash: (hash) => Effect.suspend(() => {
+            reads++
+            return repo.findByHash(hash)
+          })
+        }))
+    ).pipe(Layer.provide(store))
+    const context = yield* Layer.build(CoreLive.pipe(Layer.provideMerge(Layer.merge(store, counted))))
+    return {
+      reads: () => reads,
+      run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof CoreLive>>) => Effect.provide(effect, context)
+    }
+  })
+
+const createKey = (options: { readonly expiresAt?: DateTime.Utc } = {}) =>
+  Effect.gen(function*() {
+    const organization = yield* freshOrganization
+    return yield* (yield* ApiKeys).create(system, organization.id, { name: "ci", access: "admin", scopes: ["*"], ...options })
+  })
+
+const authenticate = (token: string) => Effect.flatMap(Auth, (auth) => auth.authenticate(bearer(token)))
+const refused = (token: string) => Effect.map(Effect.flip(authenticate(token)), (error) => error._tag)
+
+it.scoped("a verified key is reused while nothing is committed; a commit elsewhere sends the next request to the store", () =>
+  Effect.gen(function*() {
+    const filename = databaseFile("reuse.db")
+    const one = yield* instance(filename)
+    const two = yield* instance(filename)
+    const { key, token } = yield* one.run(createKey())
+
+    yield* one.run(authenticate(token)) // reads the key, records its use (a write)
+    yield* one.run(authenticate(token)) // reads it again: the write moved the stamp
+    const afterWarmUp = one.reads()
+    for (let i = 0; i < 5; i++) expect((yield* one.run(authenticate(token)))._tag).toBe("ApiKey")
+    expect(one.reads()).toBe(afterWarmUp)
+
+    // Revoked through another connection to the file: the very next request reads the key again.
+    yield* two.run(Effect.flatMap(ApiKeys, (apiKeys) => apiKeys.revoke(system, key.organization_id, key.id)))
+    expect(yield* one.run(refused(token))).toBe("Unauthorized")
+    expect(one.reads()).toBe(afterWarmUp + 1)
+  }))
+
+it.scoped("a key revoked through the same instance is refused at its next request", () =>
+  Effect.gen(function*() {
+    const one = yield* instance(databaseFile("same.db"))
+    const { key, token } = yield* one.run(createKey())
+    for (let i = 0; i < 3; i++) yield* one.run(authenticate(token))
+    yield* one.run(Effect.flatMap(ApiKeys, (apiKeys) => apiKeys.revoke(system, key.organization_id, key.id)))
+    expect(yield* one.run(refused(token))).toBe("Unauthorized")
+  }))
+
+it.scoped("a verification is reused for at most VERIFIED_KEY_MAX_AGE; expiry is checked on every request", () =>
+  Effect.gen(function*() {
+    const one = yield* instance(databaseFile("bound.db"))
+    const expiresAt = DateTime.add(yield* DateTime.now, { seconds: 8 })
+    const { token } = yield* one.run(createKey({ expiresAt }))
+    yield* one.run(authenticate(token))
+    yield* one.run(authenticate(token))
+    const cached = one.reads()
+
+    yield* TestClock.adjust(Duration.subtract(VERIFIED_KEY_MAX_AGE, Duration.millis(1)))
+    yield* one.run(authenticate(token))
+    expect(one.reads()).toBe(cached)
+    yield* TestClock.adjust(Duration.millis(1))
+    yield* one.run(authenticate(token))
+    expect(one.reads()).toBe(cached + 1)
+
+    // Expired while its verification is still fresh: refused without asking the store.
+    yield* TestClock.adjust("3 seconds")
+    expect(yield* one.run(refused(token))).toBe("Unauthorized")
+    expect(one.reads()).toBe(cached + 1)
+  }))
