@@ -4,7 +4,10 @@
  */
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
-import { Either } from "effect"
+import type { Repositories, StoreUnavailable } from "@costline/core"
+import type { SqlClient } from "@effect/sql/SqlClient"
+import type { MigrationFailed } from "@costline/store-sql"
+import { Either, type Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 
@@ -36,8 +39,14 @@ export const describeDatabase = (database: Database): string => {
 export const resolveDatabaseUrl = (flag: string | undefined): string =>
   flag ?? (process.env.COSTLINE_DATABASE_URL || undefined) ?? DEFAULT_DATABASE_URL
 
+/**
+ * What both stores provide. Each also provides optional services that core and http look up
+ * when present (`CredentialChanges`: SQLite; `StorePool`: both).
+ */
+export type StoreLayer = Layer.Layer<SqlClient | Repositories, MigrationFailed | StoreUnavailable>
+
 /** The store layer for a database; creates the SQLite file's folder on first use. */
-export const storeLayer = (database: Database, options: { readonly migrate?: boolean } = {}) => {
+export const storeLayer = (database: Database, options: { readonly migrate?: boolean } = {}): StoreLayer => {
   if (database._tag === "postgres") return PgStore.layer({ url: database.url, migrate: options.migrate ?? true })
   if (database.filename !== ":memory:") mkdirSync(dirname(database.filename), { recursive: true })
   return SqliteStore.layer({ filename: database.filename, migrate: options.migrate ?? true })

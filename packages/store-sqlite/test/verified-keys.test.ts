@@ -4,7 +4,7 @@
  * another one, and for at most VERIFIED_KEY_MAX_AGE; expiry is checked on every request.
  */
 import { Actor, ApiKeys, ApiKeysRepo, Auth, CoreLive, VERIFIED_KEY_MAX_AGE } from "@costline/core"
-import { freshOrganization } from "@costline/core/testing"
+import { freshOrganization } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { expect, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Layer, TestClock } from "effect"
