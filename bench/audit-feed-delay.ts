@@ -386,7 +386,7 @@ if (USAGE_ROWS > 0) {
   const file = join(dir, "usage.jsonl")
   const out = createWriteStream(file)
   for (let n = 0; n < USAGE_ROWS; n++) {
-    if (!out.write(JSON.stringify(usageRecord(n)) + "\n")) await new Promise((resolve) => out.once("drain", resolve))
+    if (!out.write(JSON.stringify(usageRecord(n)) + "\n")) await new Promise<void>((resolve) => out.once("drain", () => resolve()))
   }
   await new Promise((resolve) => out.end(resolve))
   const importStarted = performance.now()
