@@ -123,7 +123,7 @@ children.push(serve)
 /** The server's own duration for each request id (its JSON request log). */
 const serverMs = new Map<string, number>()
 /** The server's garbage collection pauses (`--trace-gc`): when this process read the line, and the pause. */
-const gcPauses: Array<{ readonly at: number; readonly ms: number }> = []
+const gcPauses: Array<{ readonly at: number; readonly ms: number; readonly line: string }> = []
 let serveOutput = ""
 let serveTail = ""
 const key = await new Promise<string>((resolve, reject) => {
@@ -134,7 +134,7 @@ const key = await new Promise<string>((resolve, reject) => {
     for (const line of lines) {
       const gc = /MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/.exec(line)
       if (gc !== null) {
-        gcPauses.push({ at: performance.now(), ms: Number(gc[1]) })
+        gcPauses.push({ at: performance.now(), ms: Number(gc[1]), line: line.replace(/^\[[^\]]*\]\s*/, "") })
       } else if (line.startsWith("{")) {
         try {
           const entry = JSON.parse(line) as { annotations?: { request_id?: string; duration_ms?: number } }
@@ -346,6 +346,9 @@ const phase = async (name: string, until: () => boolean): Promise<PhaseResult> =
       schedDuring(poll.started, poll.ended)
     }`)
   }
+  const phaseGc = gcPauses.filter((pause) => pause.at >= startedAt)
+  console.log(`  server GC: ${phaseGc.length} pauses, ${phaseGc.reduce((sum, pause) => sum + pause.ms, 0).toFixed(0)} ms in all; longest:`)
+  for (const pause of [...phaseGc].sort((a, b) => b.ms - a.ms).slice(0, 3)) console.log(`    ${pause.line.slice(0, 160)}`)
   const first = timeline.find((sample) => sample.at >= startedAt)
   const last = timeline[timeline.length - 1]
   if (first !== undefined && last !== undefined) {
