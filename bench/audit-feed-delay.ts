@@ -6,6 +6,8 @@
  *
  *   npm run build && npx vite-node bench/audit-feed-delay.ts --               # 1,000,000 rows
  *   npx vite-node bench/audit-feed-delay.ts -- --usage-rows 200000 --hold-seconds 20
+ *   npx vite-node bench/audit-feed-delay.ts -- --usage-rows 0 --hold-seconds 0 --quiet-seconds 90 \
+ *     --serve-node-flags=--single-threaded-gc                                # an A/B of server flags
  *
  * Everything is a process of its own, as in production: Postgres (COSTLINE_BENCH_PG_URL, a role
  * that may CREATE DATABASE, else a throwaway server as the store-pg tests start), `costline
@@ -38,7 +40,9 @@ const { values: flags } = parseArgs({
     "hold-seconds": { type: "string", default: "60" },
     "quiet-seconds": { type: "string", default: "15" },
     "create-every-ms": { type: "string", default: "100" },
-    "sample-every-ms": { type: "string", default: "25" }
+    "sample-every-ms": { type: "string", default: "25" },
+    /** Extra node flags for `costline serve`, space-separated (e.g. "--single-threaded-gc"). */
+    "serve-node-flags": { type: "string", default: "" }
   }
 })
 const USAGE_ROWS = Number(flags["usage-rows"])
@@ -107,6 +111,7 @@ const port = await freePort()
 const serverCwd = mkdtempSync(join(dir, "serve-"))
 const serve = spawn(process.execPath, [
   "--trace-gc",
+  ...flags["serve-node-flags"].split(" ").filter((flag) => flag !== ""),
   BIN,
   "serve",
   "--demo",
