@@ -9,8 +9,8 @@
  * no longer the import's base) is not overwritten: in the publishing transaction the import's last
  * line for it is upserted again, the ordinary way, on top of that change (one audit record).
  * A bad line stops the staging; the rest of the file is still read, so that its reader names
- * every bad line. Anything failing (or an interruption) discards what was staged; an import left behind by a
- * process that died is discarded by the next one once its heartbeat is STALE_AFTER old.
+ * every bad line. Anything failing (or an interruption) discards what was staged; an import left
+ * behind by a process that died is discarded by the next one once its heartbeat is STALE_AFTER old.
  */
 import { Chunk, Clock, Context, DateTime, Duration, Effect, Either, Layer, Option, Stream } from "effect"
 import { auditRecordOf } from "../audit/AuditLog.js"

@@ -107,7 +107,9 @@ export const insightImportContract = (it: Vitest.MethodsNonLive<ContractServices
         const good = many(2 * BATCH_SIZE + 5).map((upsert) => Either.right(upsert))
         const after = many(BATCH_SIZE + 1, "AFTER").map((upsert) => Either.right(upsert))
         let read = 0
-        const file = Stream.fromIterable([...good, Either.left("not valid JSON"), ...after]).pipe(Stream.tap(() => Effect.sync(() => read++)))
+        const file = Stream.fromIterable([...good, Either.left("not valid JSON"), ...after]).pipe(
+          Stream.tap(() => Effect.sync(() => read++))
+        )
         const failure = yield* Effect.flip((yield* InsightImport).run(organization.id, file))
         expect(failure).toMatchObject({ _tag: "ValidationFailed", details: [{ field: "file", issue: "bad_lines" }] })
         // Read to the end (its reader names every bad line), in one pass.
