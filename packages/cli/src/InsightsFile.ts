@@ -1,11 +1,12 @@
 /**
  * `costline insights import`: a JSON Lines file of insights, one `InsightUpsert` object per line
- * (blank lines are ignored). The file is streamed twice, never held in memory: a first pass checks
- * every line and writes nothing; only a file without a bad line is read again and imported, all
- * or nothing: a bad line means nothing is imported.
+ * (blank lines are ignored). The file is streamed once, never held in memory: its lines are
+ * decoded and staged as they are read; a bad line stops the staging and discards what was staged,
+ * and the rest is only read, to name every bad line. All or nothing: a bad line means nothing is
+ * imported.
  */
-import { InsightImport, InsightUpsert, type OrganizationId } from "@costline/core"
-import { Array as Arr, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
+import { InsightImport, type InsightImportSummary, InsightUpsert, type OrganizationId, ValidationFailed } from "@costline/core"
+import { Array as Arr, Data, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
 
 export interface BadLine {
   /** 1-based. */
@@ -73,44 +74,55 @@ export const describeBadLines = ([first, ...rest]: Arr.NonEmptyReadonlyArray<Bad
   return `line ${first.line}: ${first.problem}${others}; nothing was imported`
 }
 
-export interface Checked {
-  /** Insights in the file. */
-  readonly lines: number
-  /** The first bad lines (enough to describe them) and how many there are; none when the file is good. */
-  readonly bad: Option.Option<{ readonly listed: Arr.NonEmptyReadonlyArray<BadLine>; readonly total: number }>
+/** The bad lines of a file, as it is read: the first ones (enough to describe them) and how many. */
+const badLineTally = () => {
+  const listed: Array<BadLine> = []
+  let total = 0
+  return {
+    add: ({ line, upsert }: ParsedLine) => {
+      if (Either.isRight(upsert)) return
+      total++
+      if (listed.length <= LISTED_LINES) listed.push({ line, problem: upsert.left })
+    },
+    found: (): Option.Option<BadLines> =>
+      Arr.isNonEmptyReadonlyArray(listed) ? Option.some(new BadLines({ listed, total })) : Option.none()
+  }
 }
 
-/** The first pass: every line checked, in constant memory. */
-export const checkLines = <E, R>(lines: Stream.Stream<ParsedLine, E, R>): Effect.Effect<Checked, E, R> =>
-  Effect.suspend(() => {
-    let count = 0
-    let total = 0
-    const listed: Array<BadLine> = []
-    return Stream.runForEachChunk(lines, (chunk) =>
-      Effect.sync(() => {
-        for (const { line, upsert } of chunk) {
-          count++
-          if (Either.isRight(upsert)) continue
-          total++
-          if (listed.length <= LISTED_LINES) listed.push({ line, problem: upsert.left })
-        }
-      })).pipe(
-        Effect.map(() => ({
-          lines: count,
-          bad: Arr.isNonEmptyReadonlyArray(listed) ? Option.some({ listed, total }) : Option.none()
-        }))
-      )
-  })
+/** The file has bad lines (the first ones, and how many): nothing was imported. */
+export class BadLines extends Data.TaggedError("BadLines")<{
+  readonly listed: Arr.NonEmptyReadonlyArray<BadLine>
+  readonly total: number
+}> {}
+
+export interface Imported {
+  /** Insights in the file. */
+  readonly lines: number
+  readonly summary: InsightImportSummary
+}
 
 /**
- * The second pass: upserts every insight of a checked file as the system, staged in short
- * transactions and published at once (core's InsightImport). `expected` is the number of
- * insights the first pass counted.
+ * The one pass: upserts every insight of the file as the system, staged in short transactions
+ * as the lines are read and published at once (core's InsightImport), or fails with every bad
+ * line, having imported nothing.
  */
-export const importInsights = <E, R>(
-  organizationId: OrganizationId,
-  lines: Stream.Stream<ParsedLine, E, R>,
-  expected: number
-) =>
-  Effect.flatMap(InsightImport, (importer) =>
-    importer.run(organizationId, Stream.map(lines, (line) => line.upsert), expected))
+export const importInsights = <E, R>(organizationId: OrganizationId, lines: Stream.Stream<ParsedLine, E, R>) =>
+  Effect.gen(function*() {
+    const importer = yield* InsightImport
+    const bad = badLineTally()
+    let count = 0
+    const upserts = Stream.map(lines, (line) => {
+      count++
+      bad.add(line)
+      return line.upsert
+    })
+    // The import fails with ValidationFailed only after reading a bad line, and then it has read
+    // the whole file: the tally is complete.
+    const summary = yield* importer.run(organizationId, upserts).pipe(
+      Effect.catchIf(
+        (failure) => failure instanceof ValidationFailed,
+        (failure) => Effect.fail(Option.getOrElse(bad.found(), () => failure))
+      )
+    )
+    return { lines: count, summary } satisfies Imported
+  })

@@ -1,5 +1,5 @@
 /**
- * Imports insights (a checked file's upserts, in file order), all or nothing, without holding a
+ * Imports insights (a file's upserts, in file order, read once), all or nothing, without holding a
  * store's write lock for long: usage imports' staging (see `UsageImport`), for upserts.
  *
  * A batch of lines is merged, in memory and outside any transaction, with the state the import
@@ -8,8 +8,9 @@
  * set-based statements. An insight changed through the API after the import read it (its ETag is
  * no longer the import's base) is not overwritten: in the publishing transaction the import's last
  * line for it is upserted again, the ordinary way, on top of that change (one audit record).
- * Anything failing (or an interruption) discards what was staged; an import left behind by a
- * process that died is discarded by the next one once its heartbeat is STALE_AFTER old.
+ * A bad line stops the staging; the rest of the file is still read, so that its reader names
+ * every bad line. Anything failing (or an interruption) discards what was staged; an import left
+ * behind by a process that died is discarded by the next one once its heartbeat is STALE_AFTER old.
  */
 import { Chunk, Clock, Context, DateTime, Duration, Effect, Either, Layer, Option, Stream } from "effect"
 import { auditRecordOf } from "../audit/AuditLog.js"
@@ -37,24 +38,21 @@ export class InsightImport extends Context.Tag("@costline/core/InsightImport")<
   InsightImport,
   {
     /**
-     * Upserts every line as the system. `expected` is the number of lines a first pass counted: a
-     * stream that yields another number, or a line that no longer parses (`Left`), means the file
-     * changed meanwhile, and nothing is imported.
+     * Upserts every line as the system, staging them as they are read (the file is read once). A
+     * bad line (`Left`, which the caller has described) stops the staging and discards what was
+     * staged, but the rest of the stream is still read to its end, so that the caller sees every
+     * bad line; then the import fails with `ValidationFailed` (`file`, `bad_lines`) and nothing
+     * is imported.
      */
     readonly run: <E, R>(
       organizationId: OrganizationId,
-      lines: Stream.Stream<Either.Either<InsightUpsert, unknown>, E, R>,
-      expected: number
+      lines: Stream.Stream<Either.Either<InsightUpsert, unknown>, E, R>
     ) => Effect.Effect<InsightImportSummary, NotFound | ValidationFailed | StoreUnavailable | E, R>
   }
 >() {}
 
-/** The second pass must see the file the first pass checked. */
-const changedMeanwhile = ValidationFailed.single(
-  "file",
-  "changed",
-  "the file changed while it was being imported; nothing was imported"
-)
+/** The caller named the bad lines as it read them; this only says that there were some. */
+const badLines = ValidationFailed.single("file", "bad_lines", "the file has bad lines; nothing was imported")
 
 const keyOf = (key: InsightKey) => `${key.insight_type}\u0000${key.resource_id}`
 
@@ -83,22 +81,29 @@ export const make = Effect.gen(function*() {
   })
 
   return InsightImport.of({
-    run: (organizationId, lines, expected) =>
+    run: (organizationId, lines) =>
       Effect.gen(function*() {
         yield* organizations.get(organizationId)
         yield* discardStale
         const importId = yield* newId<"InsightImportId">()
         const summary = { created: 0, updated: 0, unchanged: 0 }
-        let seen = 0
+        let bad = false
 
         const stageBatch = (batch: Chunk.Chunk<Either.Either<InsightUpsert, unknown>>) =>
           Effect.gen(function*() {
+            // After a bad line the rest is only read (for the caller to see its bad lines).
+            if (bad) return
             const upserts: Array<InsightUpsert> = []
             for (const line of batch) {
-              if (Either.isLeft(line)) return yield* changedMeanwhile
-              upserts.push(line.right)
+              if (Either.isRight(line)) {
+                upserts.push(line.right)
+                continue
+              }
+              bad = true
+              // Nothing staged is of use any more: freed now (a failure here is left to the
+              // discard when the import fails).
+              return yield* Effect.ignore(repo.discard(importId))
             }
-            seen += upserts.length
             const known = new Map<string, Known>()
             for (const current of yield* repo.current(organizationId, importId, upserts)) {
               known.set(keyOf(current.insight), knownOf(current))
@@ -146,7 +151,7 @@ export const make = Effect.gen(function*() {
         yield* lines.pipe(
           Stream.rechunk(BATCH_SIZE),
           Stream.runForEachChunk(stageBatch),
-          Effect.filterOrFail(() => seen === expected, () => changedMeanwhile),
+          Effect.filterOrFail(() => !bad, () => badLines),
           Effect.zipRight(publish),
           // Also when interrupted: nothing staged may stay behind (a failed discard is left to
           // the next import, which finds the heartbeat stale).
