@@ -188,10 +188,11 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
     KeyedUsageRepo,
     Effect.map(KeyedUsageRepo, (repo) =>
       KeyedUsageRepo.of({
-        replace: (organizationId, rows) => {
+        ...repo,
+        stage: (organizationId, ingestionId, rows, now) => {
           batches.largest = Math.max(batches.largest, rows.length)
           batches.rows += rows.length
-          return repo.replace(organizationId, rows)
+          return repo.stage(organizationId, ingestionId, rows, now)
         }
       }))
   )

@@ -14,6 +14,7 @@ import usageSourceKey from "./1000_usage_source_key.js"
 import apiKeyLastUsed from "./1300_api_key_last_used.js"
 import storedEtags from "./1400_stored_etags.js"
 import insightImports from "./1500_insight_imports.js"
+import stagedDwIngestions from "./1600_staged_dw_ingestions.js"
 
 export const migrations: Migrations = {
   "0001_initial": initial,
@@ -29,5 +30,6 @@ export const migrations: Migrations = {
   "1000_usage_source_key": usageSourceKey,
   "1300_api_key_last_used": apiKeyLastUsed,
   "1400_stored_etags": storedEtags,
-  "1500_insight_imports": insightImports
+  "1500_insight_imports": insightImports,
+  "1600_staged_dw_ingestions": stagedDwIngestions
 }
