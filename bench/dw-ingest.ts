@@ -9,7 +9,7 @@
  * Postgres is `COSTLINE_BENCH_PG_URL` (may CREATE DATABASE) or an embedded server started here.
  */
 import { execFileSync, spawnSync } from "node:child_process"
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs"
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -27,7 +27,9 @@ const { values: flags } = parseArgs({
     warehouses: { type: "string", default: "50" },
     // 45 control warehouses × 24 hours × 30 days × 30 queries ≈ 972k, plus the planted ones.
     "per-hour": { type: "string", default: "30" },
-    stores: { type: "string", default: "sqlite,postgres" }
+    stores: { type: "string", default: "sqlite,postgres" },
+    // Generate into (and keep) this directory; files already there are reused.
+    dir: { type: "string" }
   }
 })
 
@@ -53,24 +55,31 @@ const writeFile = (path: string, lines: Iterable<string>) => {
   return rows
 }
 
-const dir = mkdtempSync(join(tmpdir(), "costline-dw-bench-"))
-const generated = generateExports({ days, controls, controlQueriesPerHour: perHour })
+const keep = flags.dir !== undefined
+const dir = flags.dir ?? mkdtempSync(join(tmpdir(), "costline-dw-bench-"))
+mkdirSync(dir, { recursive: true })
 const metering = join(dir, "metering.csv")
 const queries = join(dir, "queries.csv")
-const started = Date.now()
-const meteringRows = writeFile(metering, csvLines(METERING_HEADER, generated.metering()))
-const queryRows = writeFile(queries, csvLines(QUERY_HEADER, generated.queries()))
 const mb = (path: string) => (statSync(path).size / 1e6).toFixed(0)
-console.log(`generated ${meteringRows} metering rows (${mb(metering)} MB) and ${queryRows} queries (${mb(queries)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+if (!existsSync(metering) || !existsSync(queries)) {
+  const generated = generateExports({ days, controls, controlQueriesPerHour: perHour })
+  const started = Date.now()
+  const meteringRows = writeFile(metering, csvLines(METERING_HEADER, generated.metering()))
+  const queryRows = writeFile(queries, csvLines(QUERY_HEADER, generated.queries()))
+  console.log(`generated ${meteringRows} metering rows (${mb(metering)} MB) and ${queryRows} queries (${mb(queries)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+} else {
+  console.log(`reusing ${metering} (${mb(metering)} MB) and ${queries} (${mb(queries)} MB)`)
+}
 
 const run = (target: StoreTarget) => {
   execFileSync("node", [COSTLINE, "seed", "--database", target.url], { stdio: "ignore" })
-  const timed = spawnSync("/usr/bin/time", ["-f", "%e %M", "node", COSTLINE, "ingest", "dw", "--org", "demo",
+  // CPU seconds (user + system) say more than elapsed time on a shared machine.
+  const timed = spawnSync("/usr/bin/time", ["-f", "%e %U %S %M", "node", COSTLINE, "ingest", "dw", "--org", "demo",
     "--metering", metering, "--queries", queries, "--database", target.url], { encoding: "utf8" })
   const lines = timed.stderr.trim().split("\n")
-  const [elapsed, rssKb] = lines.at(-1)!.split(" ").map(Number)
+  const [elapsed, user, system, rssKb] = lines.at(-1)!.split(" ").map(Number)
   if (timed.status !== 0) throw new Error(`ingest failed on ${target.kind}: ${timed.stderr}`)
-  console.log(`${target.kind}: ${elapsed} s, peak RSS ${(rssKb! / 1024).toFixed(0)} MB`)
+  console.log(`${target.kind}: ${elapsed} s elapsed, ${(user! + system!).toFixed(1)} CPU s (user ${user}, sys ${system}), peak RSS ${(rssKb! / 1024).toFixed(0)} MB`)
   console.log(timed.stdout.trim().split("\n").map((line) => `  ${line}`).join("\n"))
 }
 
@@ -86,6 +95,6 @@ try {
     }
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true })
+  if (!keep) rmSync(dir, { recursive: true, force: true })
 }
 process.exit(0)

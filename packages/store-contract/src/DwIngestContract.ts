@@ -4,12 +4,13 @@
  * re-ingesting changes nothing; a bad file stores nothing.
  */
 import { addEqualityTesters, expect, layer } from "@effect/vitest"
-import { Effect, Layer, Schema, Stream } from "effect"
+import { Clock, Duration, Effect, Layer, Schema, Stream, TestClock } from "effect"
 import {
   Attribution,
   DW_INGEST_BATCH_SIZE as BATCH_SIZE,
   CoreLive,
   DwIngest,
+  DwIngestService,
   DwExportGenerator,
   type IngestSources,
   InsightListQuery,
@@ -18,7 +19,9 @@ import {
   Month,
   type OrganizationId,
   Organizations,
-  type Repositories
+  type Repositories,
+  UsageImportService,
+  UsageRecordsRepo
 } from "@costline/core"
 import { drainExport, freshOrganization, userActor } from "./Fixtures.js"
 import { createGroup, createSet, equals, scanAll } from "./UsageFixtures.js"
@@ -55,6 +58,11 @@ const monthCredits = (organizationId: OrganizationId) =>
 
 /** Ten days of exports per ingestion, on a machine that may be busy. */
 const TIMEOUT = 120_000
+
+/** The QUERY_IDs of the queries that ran on a warehouse. */
+const queryIds = () =>
+  queriesJsonl.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((row) => row["WAREHOUSE_NAME"] !== null).map((row) => row["QUERY_ID"] as string)
 
 const relative = (a: number, b: number) => Math.abs(a - b) / Math.max(1e-12, Math.abs(b))
 
@@ -188,16 +196,147 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
       }), TIMEOUT)
   })
 
+  layer(CoreLive.pipe(Layer.provideMerge(makeStore())), { timeout: "120 seconds" })(`dw ingest, staged: ${name}`, (it) => {
+    /** The queries; on the write pass only the first `lines` of them, then a failure. */
+    const failingOnWrite = (lines: number): IngestSources<string> => {
+      let opened = 0
+      return {
+        metering: { format: "csv", open: chunked(meteringCsv) },
+        queries: {
+          format: "jsonl",
+          open: () => {
+            opened++
+            if (opened === 1) return chunked(queriesJsonl)()
+            const head = queriesJsonl.split("\n").slice(0, lines).join("\n") + "\n"
+            return Stream.concat(chunked(head)(), Stream.fail("disk unplugged"))
+          }
+        }
+      }
+    }
+
+    const state = (organizationId: OrganizationId) =>
+      Effect.gen(function*() {
+        const usage = yield* monthCredits(organizationId)
+        const insights = (yield* allInsights(organizationId)).map((i) => [i.insight_type, i.resource_id, i.etag]).sort()
+        const { records } = yield* drainExport(organizationId, { filters: { event_type_in: ["organization"] } })
+        return { usage, insights, audit: records.length }
+      })
+
+    it.effect("a failure after batches were staged publishes nothing: the earlier records, insights and audit stay; the next run works", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        yield* ingest(organization.id)
+        const before = yield* state(organization.id)
+        yield* Effect.flatMap(Organizations, (o) => o.updateSettings(admin, organization.id, { cost_intelligence: { idle_min_share: 0.95 } }))
+
+        // Half-way through the queries: several batches were staged.
+        const half = Math.floor(queriesJsonl.split("\n").length / 2)
+        const error = yield* Effect.flip(Effect.flatMap(DwIngest, (service) => service.run(admin, organization.id, failingOnWrite(half))))
+        expect(error).toBe("disk unplugged")
+        // Half of the queries is more than two batches.
+        expect(queryIds().length / 2).toBeGreaterThan(2 * BATCH_SIZE)
+        const after = yield* state(organization.id)
+        expect(after.usage.count).toBe(before.usage.count)
+        expect(relative(after.usage.credits, before.usage.credits)).toBeLessThan(1e-12)
+        expect(after.insights).toEqual(before.insights)
+        // The settings change is audited; no ingestion is.
+        expect(after.audit).toBe(before.audit + 1)
+
+        // Nothing left pending: the next ingestion runs (and retires the idle insight the settings now exclude).
+        const again = yield* ingest(organization.id)
+        expect(again.insights_retired).toBe(1)
+        const final = yield* monthCredits(organization.id)
+        expect(final.count).toBe(before.usage.count)
+        expect(relative(final.credits, before.usage.credits)).toBeLessThan(1e-9)
+      }), TIMEOUT)
+
+    it.effect("an ingestion left pending by a dead process: invisible, replaced records still seen, others refused until it is stale, then discarded", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        const first = yield* ingest(organization.id)
+        const before = yield* monthCredits(organization.id)
+        const keyed = yield* KeyedUsageRepo
+        // A process that staged replacements of 500 query records (at 1000 credits each), then died.
+        yield* keyed.begin(organization.id, "dead-ingestion", new Date(yield* Clock.currentTimeMillis))
+        const replacements = queryIds().slice(0, 500).map((id) => ({
+          key: `query:${id}`,
+          record: { start_time: new Date("2024-03-05T10:00:00Z"), credits: 1000, warehouse_name: "CTRL_01_WH" }
+        }))
+        expect(replacements.length).toBe(500)
+        yield* keyed.stage(organization.id, "dead-ingestion", replacements, new Date(yield* Clock.currentTimeMillis))
+        const during = yield* monthCredits(organization.id)
+        expect(during.count).toBe(before.count)
+        expect(relative(during.credits, before.credits)).toBeLessThan(1e-12)
+
+        const refused = yield* Effect.flip(ingest(organization.id))
+        expect(refused._tag).toBe("Conflict")
+        expect(refused.message).toContain("another ingestion of this organization")
+
+        yield* TestClock.adjust(Duration.sum(UsageImportService.STALE_AFTER, Duration.seconds(1)))
+        const again = yield* ingest(organization.id)
+        expect(again.usage_records).toBe(first.usage_records)
+        const after = yield* monthCredits(organization.id)
+        expect(after.count).toBe(before.count)
+        expect(relative(after.credits, before.credits)).toBeLessThan(1e-9)
+      }), TIMEOUT)
+
+    it.effect("re-ingesting replaces while it stages: readers see the earlier records until the new ones are published, then only those", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        yield* ingest(organization.id)
+        const before = yield* monthCredits(organization.id)
+        // Every query of the second run costs 0.001 credits: published, the month's total changes.
+        const ids = queryIds()
+        const attribution = `QUERY_ID,WAREHOUSE_NAME,START_TIME,END_TIME,CREDITS_ATTRIBUTED_COMPUTE\n${ids.map((id) => `${id},,,,0.001\n`).join("")}`
+        const seen: Array<{ count: number; credits: number }> = []
+        // After each staged batch, what a reader sees.
+        const watched = Layer.effect(
+          KeyedUsageRepo,
+          Effect.gen(function*() {
+            const repo = yield* KeyedUsageRepo
+            const context = yield* Effect.context<UsageRecordsRepo>()
+            return KeyedUsageRepo.of({
+              ...repo,
+              stage: (organizationId, ingestionId, rows, now) =>
+                Effect.zipRight(
+                  repo.stage(organizationId, ingestionId, rows, now),
+                  monthCredits(organization.id).pipe(
+                    Effect.tap((visible) => Effect.sync(() => seen.push(visible))),
+                    Effect.asVoid,
+                    Effect.provide(context)
+                  )
+                )
+            })
+          })
+        )
+        const summary = yield* Effect.flatMap(DwIngest, (service) =>
+          service.run(admin, organization.id, { ...sources(), attribution: { format: "csv", open: chunked(attribution) } })).pipe(
+          Effect.provide(DwIngestService.layer.pipe(Layer.provide(watched)))
+        )
+        expect(seen.length).toBeGreaterThan(3)
+        for (const visible of seen) {
+          expect(visible.count).toBe(before.count)
+          expect(relative(visible.credits, before.credits)).toBeLessThan(1e-9)
+        }
+        const after = yield* monthCredits(organization.id)
+        expect(after.count).toBe(summary.usage_records)
+        expect(after.count).toBe(before.count)
+        expect(relative(after.credits, summary.compute_credits)).toBeLessThan(1e-6)
+        expect(relative(summary.query_credits, 0.001 * ids.length)).toBeLessThan(1e-9)
+      }), TIMEOUT)
+  })
+
   // The largest batch the ingest hands the store: what it holds in memory is bounded by this, not by the file.
   const batches = { largest: 0, rows: 0 }
   const spied = Layer.effect(
     KeyedUsageRepo,
     Effect.map(KeyedUsageRepo, (repo) =>
       KeyedUsageRepo.of({
-        replace: (organizationId, rows) => {
+        ...repo,
+        stage: (organizationId, ingestionId, rows, now) => {
           batches.largest = Math.max(batches.largest, rows.length)
           batches.rows += rows.length
-          return repo.replace(organizationId, rows)
+          return repo.stage(organizationId, ingestionId, rows, now)
         }
       }))
   )

@@ -10,7 +10,7 @@
  * Re-ingesting replaces records by key (QUERY_ID; warehouse + hour) and upserts insights by
  * (insight_type, resource_id), so the same or overlapping files never count anything twice.
  */
-import { Context, Effect, Either, Layer, Stream } from "effect"
+import { Clock, Context, Duration, Effect, Either, Layer, Stream } from "effect"
 import * as Audited from "../audit/Audited.js"
 import { AuditLog } from "../audit/AuditLog.js"
 import { Organizations } from "../identity/Organizations.js"
@@ -18,12 +18,15 @@ import { type Insight, InsightListQuery, InsightUpsert, upsertOf } from "../insi
 import { Insights } from "../insights/Insights.js"
 import { MAX_PAGE_SIZE, type Page } from "../shared/Listing.js"
 import type { Actor } from "../shared/Actor.js"
-import { FieldIssue, type NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
-import type { OrganizationId } from "../shared/Ids.js"
+import { type Conflict, FieldIssue, type NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
+import { newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import type { UsageRecord } from "../usage/Domain.js"
+import { UsageRecordsRepo } from "../usage/Repo.js"
+import { STALE_AFTER } from "../usage/UsageImport.js"
 import type { UsageFileFormat } from "../usage/UsageFile.js"
 import { makeLedger } from "./Allocation.js"
+import { makeDigestSet } from "./DigestSet.js"
 import { DAY_MS, DETECTED_TYPES, makeDetectors, ORIGIN } from "./Detectors.js"
 import { readExport } from "./ExportFile.js"
 import type { ExportKind, QueryRow, RowOf } from "./Exports.js"
@@ -100,7 +103,7 @@ export class DwIngest extends Context.Tag("@costline/core/DwIngest")<
       organizationId: OrganizationId,
       sources: IngestSources<E, R>,
       options?: IngestOptions<R>
-    ) => Effect.Effect<IngestSummary, NotFound | ValidationFailed | E | StoreUnavailable, R>
+    ) => Effect.Effect<IngestSummary, NotFound | ValidationFailed | Conflict | E | StoreUnavailable, R>
   }
 >() {}
 
@@ -159,9 +162,17 @@ export const IDLE_TAGS = { cost_kind: "idle" } as const
 export const make = Effect.gen(function*() {
   const organizations = yield* Organizations
   const insights = yield* Insights
-  const repo = yield* KeyedUsageRepo
+  const keyed = yield* KeyedUsageRepo
   const audit = yield* AuditLog
   const tx = yield* Transactor
+  const usage = yield* UsageRecordsRepo
+  const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+  /** Ingestions and usage imports left half-staged by a process that died. */
+  const discardStale = Effect.gen(function*() {
+    const before = new Date((yield* Clock.currentTimeMillis) - Duration.toMillis(STALE_AFTER))
+    yield* Effect.forEach(yield* usage.staleImports(before), usage.discard, { discard: true })
+  })
 
   /** Reads one file, counting and listing bad rows in `problems`, handing good ones to `each`. */
   const scan = <K extends ExportKind, E, R>(
@@ -171,7 +182,7 @@ export const make = Effect.gen(function*() {
     problems: Problems | undefined,
     each: (row: RowOf<K>) => void,
     onProgress: ((progress: IngestProgress) => Effect.Effect<void, StoreUnavailable, R>) | undefined,
-    afterChunk: Effect.Effect<void, StoreUnavailable> = Effect.void
+    afterChunk: Effect.Effect<void, StoreUnavailable | Conflict> = Effect.void
   ) =>
     Effect.suspend(() => {
       let rows = 0
@@ -187,7 +198,7 @@ export const make = Effect.gen(function*() {
         // Whatever size the source's pieces: `afterChunk` runs every BATCH_SIZE rows at most.
         Stream.rechunk(BATCH_SIZE),
         Stream.runForEachChunk((chunk) =>
-          Effect.suspend((): Effect.Effect<void, StoreUnavailable | ValidationFailed, R> => {
+          Effect.suspend((): Effect.Effect<void, StoreUnavailable | Conflict | ValidationFailed, R> => {
             for (const parsed of chunk) {
               rows++
               if (Either.isRight(parsed.row)) {
@@ -279,41 +290,53 @@ export const make = Effect.gen(function*() {
           attributed.set(row.queryId, (attributed.get(row.queryId) ?? 0) + row.credits)
         }, options.onProgress)
       }
-      const seen = new Set<string>()
-      let duplicates = 0
+      // Each QUERY_ID once (the first row wins), in 16 bytes an id; the rows found again are
+      // remembered by their ordinal among the file's rows, so the write pass skips the same ones.
+      const seen = makeDigestSet()
+      const repeatedRows: Array<number> = []
+      let ordinal = 0
       const queryRows = yield* scan("queries", sources.queries, "validate", problems, (row) => {
-        if (seen.has(row.queryId)) {
-          duplicates++
+        const at = ordinal++
+        if (!seen.add(row.queryId)) {
+          repeatedRows.push(at)
           return
         }
-        seen.add(row.queryId)
         ledger.addQuery(row, attributed.get(row.queryId))
       }, options.onProgress)
       if (problems.invalid > 0) return yield* rejected(problems)
       if (meteringRows === 0) {
         return yield* ValidationFailed.single("metering", "empty", `${VIEW_NAMES.metering} has no rows; nothing was ingested`)
       }
-      seen.clear()
       ledger.finalize()
 
       const window = { from: windowEnd - thresholds.window_days * DAY_MS, to: windowEnd }
       const detectors = makeDetectors(window, thresholds)
       const totals = { queries: 0, unmetered: 0, queryCredits: 0, compute: 0, idle: 0, records: 0 }
 
-      // Pass 2, in one transaction: usage records, insights, the audit record.
-      const counts = yield* tx.withTransaction(Effect.gen(function*() {
+      // Pass 2, staged: usage records in short transactions, invisible until the last one, which
+      // publishes them with the insights and the audit record. Whatever fails, or an interruption,
+      // discards what was staged.
+      yield* discardStale
+      yield* keyed.purgeReplaced
+      const ingestionId = yield* newId<"DwIngestionId">()
+      yield* keyed.begin(organizationId, ingestionId, yield* now)
+      const publishedSummary = Effect.gen(function*() {
         let batch: Array<KeyedUsage> = []
         const flush = Effect.suspend(() => {
           if (batch.length === 0) return Effect.void
           const rows = batch
           batch = []
           totals.records += rows.length
-          return repo.replace(organizationId, rows)
+          return Effect.flatMap(now, (at) => keyed.stage(organizationId, ingestionId, rows, at))
         })
-        const written = new Set<string>()
+        let read = 0
+        let nextRepeated = 0
         yield* scan("queries", sources.queries, "write", undefined, (row) => {
-          if (written.has(row.queryId)) return
-          written.add(row.queryId)
+          const at = read++
+          if (repeatedRows[nextRepeated] === at) {
+            nextRepeated++
+            return
+          }
           if (row.warehouse === null) return
           const credits = ledger.creditsOf(row, attributed.get(row.queryId))
           totals.queries++
@@ -347,39 +370,52 @@ export const make = Effect.gen(function*() {
           if (batch.length >= BATCH_SIZE) yield* flush
         }
         yield* flush
-        const result = { created: 0, updated: 0, unchanged: 0 }
         const findings = detectors.findings()
-        for (const finding of findings) {
-          const upserted = yield* insights.upsert(actor, organizationId, finding)
-          if (upserted._tag === "Created") result.created++
-          else if (upserted._tag === "Updated") result.updated++
-          else result.unchanged++
-        }
         const warehouses = new Set<string>()
         for (const hour of ledger.hours()) warehouses.add(hour.warehouse)
-        const retired = yield* retireUnfound(actor, organizationId, findings, warehouses)
-        const summary: IngestSummary = {
-          metering_rows: meteringRows,
-          hours: ledger.hourCount(),
-          queries: totals.queries,
-          duplicate_queries: duplicates,
-          unmetered_queries: totals.unmetered,
-          compute_credits: round(totals.compute),
-          query_credits: round(totals.queryCredits),
-          idle_credits: round(totals.idle),
-          idle_share: totals.compute > 0 ? round(totals.idle / totals.compute) : 0,
-          usage_records: totals.records,
-          // The window's start, or the input's when the input is shorter.
-          window_start: new Date(Math.max(window.from, firstHour)).toISOString(),
-          window_end: new Date(window.to).toISOString(),
-          insights_created: result.created,
-          insights_updated: result.updated,
-          insights_unchanged: result.unchanged,
-          insights_retired: retired
-        }
-        yield* audit.record(actor, organizationId, IngestionAudit.created({ organizationId, summary }))
-        return summary
-      }))
+
+        // One short transaction: the insights (a few hundred at most), the audit record, and the
+        // usage records made visible (the records they replace invisible) at once.
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const result = { created: 0, updated: 0, unchanged: 0 }
+          for (const finding of findings) {
+            const upserted = yield* insights.upsert(actor, organizationId, finding)
+            if (upserted._tag === "Created") result.created++
+            else if (upserted._tag === "Updated") result.updated++
+            else result.unchanged++
+          }
+          const retired = yield* retireUnfound(actor, organizationId, findings, warehouses)
+          const summary: IngestSummary = {
+            metering_rows: meteringRows,
+            hours: ledger.hourCount(),
+            queries: totals.queries,
+            duplicate_queries: repeatedRows.length,
+            unmetered_queries: totals.unmetered,
+            compute_credits: round(totals.compute),
+            query_credits: round(totals.queryCredits),
+            idle_credits: round(totals.idle),
+            idle_share: totals.compute > 0 ? round(totals.idle / totals.compute) : 0,
+            usage_records: totals.records,
+            // The window's start, or the input's when the input is shorter.
+            window_start: new Date(Math.max(window.from, firstHour)).toISOString(),
+            window_end: new Date(window.to).toISOString(),
+            insights_created: result.created,
+            insights_updated: result.updated,
+            insights_unchanged: result.unchanged,
+            insights_retired: retired
+          }
+          yield* audit.record(actor, organizationId, IngestionAudit.created({ organizationId, summary }))
+          yield* keyed.publish(ingestionId)
+          return summary
+        }))
+      }).pipe(
+        // Also when interrupted: nothing staged may stay behind (a failed discard is left to the
+        // next ingestion or import, which finds the heartbeat stale).
+        Effect.onError(() => Effect.ignore(usage.discard(ingestionId)))
+      )
+      const counts = yield* publishedSummary
+      // The records just replaced: deleted now, in short transactions (or by the next ingestion).
+      yield* Effect.ignore(keyed.purgeReplaced)
       return counts
     })
 

@@ -11,7 +11,7 @@ import { ValidationFailed } from "../shared/Errors.js"
 import { type CsvRecord, makeCsvReader } from "../usage/Csv.js"
 import { locateSyntaxError } from "../usage/JsonSyntax.js"
 import type { UsageFileFormat } from "../usage/UsageFile.js"
-import { decodeExportRow, type ExportKind, headerColumns, type RowOf, VIEW_NAMES } from "./Exports.js"
+import { csvRowDecoder, decodeExportRow, type ExportKind, headerColumns, type RowOf, VIEW_NAMES } from "./Exports.js"
 
 export interface ExportRow<A> {
   /** 1-based line of the file where the row starts. */
@@ -58,20 +58,23 @@ export const readHeader = (kind: ExportKind, record: CsvRecord): Either.Either<R
   return Either.right(names)
 }
 
-const csvRow = <K extends ExportKind>(kind: K, header: ReadonlyArray<string>, record: CsvRecord): ExportRow<RowOf<K>> => {
+const csvRow = <K extends ExportKind>(
+  header: ReadonlyArray<string>,
+  decode: (fields: ReadonlyArray<string>) => Either.Either<RowOf<K>, string>,
+  record: CsvRecord
+): ExportRow<RowOf<K>> => {
   if (record.problem !== undefined) return { line: record.line, row: Either.left(record.problem) }
   if (record.fields.length !== header.length) {
     return { line: record.line, row: Either.left(`${record.fields.length} fields where the header has ${header.length}`) }
   }
-  const row: Record<string, string> = {}
-  for (let i = 0; i < header.length; i++) row[header[i]!] = record.fields[i]!
-  return { line: record.line, row: decodeExportRow(kind, row) }
+  return { line: record.line, row: decode(record.fields) }
 }
 
 const csv = <K extends ExportKind, E, R>(kind: K, text: Stream.Stream<string, E, R>) =>
   Stream.suspend(() => {
     const reader = makeCsvReader()
     let header: ReadonlyArray<string> | undefined
+    let decode: ((fields: ReadonlyArray<string>) => Either.Either<RowOf<K>, string>) | undefined
     const records = text.pipe(
       Stream.mapConcat(reader.push),
       Stream.concat(Stream.suspend(() => Stream.fromIterable(reader.end())))
@@ -80,12 +83,13 @@ const csv = <K extends ExportKind, E, R>(kind: K, text: Stream.Stream<string, E,
       const rows: Array<ExportRow<RowOf<K>>> = []
       for (const record of chunk) {
         if (header !== undefined) {
-          rows.push(csvRow(kind, header, record))
+          rows.push(csvRow(header, decode!, record))
           continue
         }
         const read = readHeader(kind, record)
         if (Either.isLeft(read)) return Either.left(read.left)
         header = read.right
+        decode = csvRowDecoder(kind, header)
       }
       return Either.right(Chunk.unsafeFromArray(rows))
     }

@@ -9,7 +9,7 @@
  * -0800`), so an hour repeated when daylight saving ends is two distinct instants.
  */
 import { Either } from "effect"
-import { parseTimestamp } from "../usage/Timestamp.js"
+import { makeTimestampReader } from "../usage/Timestamp.js"
 
 export type ExportKind = "metering" | "queries" | "attribution"
 
@@ -153,128 +153,163 @@ export type RowOf<K extends ExportKind> = K extends "metering" ? MeteringRow
   : AttributionRow
 
 // ---------------------------------------------------------------------------------------------
-// Cells → values.
+// Cells → values. A million rows go through here: no intermediate object per cell, and a CSV row
+// is read from its fields by position (the header's index of each column, found once).
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
 
 type Cell = string | number | null
 
-const readCell = (spec: ColumnSpec, raw: unknown): Either.Either<Cell, string> => {
-  if (raw === undefined || raw === null || raw === "") return Either.right(null)
+/** What keeps a cell from being a value (a class, so it cannot be mistaken for one). */
+class CellProblem {
+  constructor(readonly message: string) {}
+}
+
+/** Timestamps repeat their hour and offset across thousands of rows; see makeTimestampReader. */
+const readTimestamp = makeTimestampReader()
+
+const readCell = (spec: ColumnSpec, raw: unknown): Cell | CellProblem => {
+  if (raw === undefined || raw === null || raw === "") return null
   switch (spec.kind) {
     case "text":
-      return typeof raw === "string" ? Either.right(raw)
-        : typeof raw === "number" ? Either.right(String(raw))
-        : Either.left(`${spec.name} must be text`)
+      return typeof raw === "string" ? raw
+        : typeof raw === "number" ? String(raw)
+        : new CellProblem(`${spec.name} must be text`)
     case "number": {
       // NUMBER(38, s) may come out of a JSON unload as a string to keep its precision.
       const value = typeof raw === "number" ? raw : typeof raw === "string" && DECIMAL.test(raw.trim()) ? Number(raw) : NaN
-      return Number.isFinite(value) ? Either.right(value) : Either.left(`${spec.name} must be a number, not ${JSON.stringify(raw)}`)
+      return Number.isFinite(value) ? value : new CellProblem(`${spec.name} must be a number, not ${JSON.stringify(raw)}`)
     }
     case "timestamp": {
-      const date = typeof raw === "string" ? parseTimestamp(raw) : undefined
-      return date === undefined
-        ? Either.left(`${spec.name} must be a timestamp such as 2024-05-01 12:00:00.000 -0700, not ${JSON.stringify(raw)}`)
-        : Either.right(date.getTime())
+      const instant = typeof raw === "string" ? readTimestamp(raw) : undefined
+      return instant === undefined
+        ? new CellProblem(`${spec.name} must be a timestamp such as 2024-05-01 12:00:00.000 -0700, not ${JSON.stringify(raw)}`)
+        : instant
     }
   }
 }
 
-/** Column → value of one row; keys are the upper-case column names. */
-type Cells = Record<string, Cell>
+/** The value of each column of the view, in COLUMNS order. */
+type Cells = ReadonlyArray<Cell>
 
-/** Reads every known column of `row` (keys compared in upper case); unknown keys are ignored. */
-const readCells = (kind: ExportKind, row: Readonly<Record<string, unknown>>): Either.Either<Cells, string> => {
-  const byUpper = new Map<string, unknown>()
-  for (const key of Object.keys(row)) byUpper.set(key.toUpperCase(), row[key])
-  const cells: Cells = {}
-  const problems: Array<string> = []
-  for (const spec of COLUMNS[kind]) {
-    if (spec.inHeader && !byUpper.has(spec.name)) {
-      problems.push(`missing column ${spec.name}`)
+/** Position of each column of a view in its Cells. */
+const positions = (kind: ExportKind): Readonly<Record<string, number>> =>
+  Object.fromEntries(COLUMNS[kind].map((spec, i) => [spec.name, i]))
+const M = positions("metering")
+const Q = positions("queries")
+const A = positions("attribution")
+
+/** Marks a column the row lacks (a JSON object without the key; never a CSV field). */
+const ABSENT = Symbol("absent")
+
+/** Reads every column of the view, `raw(i)` giving the i-th column's raw value or ABSENT. */
+const readCells = (kind: ExportKind, raw: (i: number) => unknown): Either.Either<Cells, string> => {
+  const specs = COLUMNS[kind]
+  const cells: Array<Cell> = new Array(specs.length)
+  let problems: Array<string> | undefined
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i]!
+    const value = raw(i)
+    if (value === ABSENT && spec.inHeader) {
+      ;(problems ??= []).push(`missing column ${spec.name}`)
       continue
     }
-    const cell = readCell(spec, byUpper.get(spec.name))
-    if (Either.isLeft(cell)) problems.push(cell.left)
-    else if (cell.right === null && spec.notNull) problems.push(`${spec.name} is required`)
-    else cells[spec.name] = cell.right
+    const cell = readCell(spec, value === ABSENT ? undefined : value)
+    if (cell instanceof CellProblem) (problems ??= []).push(cell.message)
+    else if (cell === null && spec.notNull) (problems ??= []).push(`${spec.name} is required`)
+    else cells[i] = cell
   }
-  return problems.length > 0 ? Either.left(problems.join("; ")) : Either.right(cells)
+  return problems !== undefined ? Either.left(problems.join("; ")) : Either.right(cells)
 }
 
-const text = (cells: Cells, name: string) => (cells[name] ?? null) as string | null
-const num = (cells: Cells, name: string) => (cells[name] ?? null) as number | null
+const text = (cells: Cells, i: number) => (cells[i] ?? null) as string | null
+const num = (cells: Cells, i: number) => (cells[i] ?? null) as number | null
 
-const nonNegative = (cells: Cells, names: ReadonlyArray<string>): string | undefined => {
-  const negative = names.find((name) => (num(cells, name) ?? 0) < 0)
-  return negative === undefined ? undefined : `${negative} must not be negative`
+const nonNegative = (cells: Cells, columns: ReadonlyArray<readonly [string, number]>): string | undefined => {
+  for (const [name, i] of columns) if ((num(cells, i) ?? 0) < 0) return `${name} must not be negative`
+  return undefined
 }
+
+const named = (at: Readonly<Record<string, number>>, names: ReadonlyArray<string>) =>
+  names.map((name) => [name, at[name]!] as const)
+const METERING_AMOUNTS = named(M, ["CREDITS_USED", "CREDITS_USED_COMPUTE", "CREDITS_USED_CLOUD_SERVICES", "CREDITS_ATTRIBUTED_COMPUTE_QUERIES"])
 
 const toMetering = (cells: Cells): Either.Either<MeteringRow, string> => {
-  const problem = nonNegative(cells, ["CREDITS_USED", "CREDITS_USED_COMPUTE", "CREDITS_USED_CLOUD_SERVICES", "CREDITS_ATTRIBUTED_COMPUTE_QUERIES"])
+  const problem = nonNegative(cells, METERING_AMOUNTS)
   if (problem !== undefined) return Either.left(problem)
-  const start = num(cells, "START_TIME")!
-  const end = num(cells, "END_TIME")!
+  const start = num(cells, M.START_TIME!)!
+  const end = num(cells, M.END_TIME!)!
   if (end <= start) return Either.left("END_TIME must be after START_TIME")
   return Either.right({
     start,
     end,
-    warehouseId: text(cells, "WAREHOUSE_ID"),
-    warehouse: text(cells, "WAREHOUSE_NAME")!,
-    creditsUsed: num(cells, "CREDITS_USED"),
-    compute: num(cells, "CREDITS_USED_COMPUTE")!,
-    cloudServices: num(cells, "CREDITS_USED_CLOUD_SERVICES"),
-    attributedToQueries: num(cells, "CREDITS_ATTRIBUTED_COMPUTE_QUERIES")
+    warehouseId: text(cells, M.WAREHOUSE_ID!),
+    warehouse: text(cells, M.WAREHOUSE_NAME!)!,
+    creditsUsed: num(cells, M.CREDITS_USED!),
+    compute: num(cells, M.CREDITS_USED_COMPUTE!)!,
+    cloudServices: num(cells, M.CREDITS_USED_CLOUD_SERVICES!),
+    attributedToQueries: num(cells, M.CREDITS_ATTRIBUTED_COMPUTE_QUERIES!)
   })
 }
 
-const DURATIONS = ["TOTAL_ELAPSED_TIME", "EXECUTION_TIME", "COMPILATION_TIME", "QUEUED_PROVISIONING_TIME", "QUEUED_OVERLOAD_TIME"]
-const AMOUNTS = ["BYTES_SCANNED", "BYTES_SPILLED_TO_LOCAL_STORAGE", "BYTES_SPILLED_TO_REMOTE_STORAGE", "PARTITIONS_SCANNED", "PARTITIONS_TOTAL", "ROWS_PRODUCED"]
+const QUERY_AMOUNTS = named(Q, [
+  "TOTAL_ELAPSED_TIME",
+  "EXECUTION_TIME",
+  "COMPILATION_TIME",
+  "QUEUED_PROVISIONING_TIME",
+  "QUEUED_OVERLOAD_TIME",
+  "BYTES_SCANNED",
+  "BYTES_SPILLED_TO_LOCAL_STORAGE",
+  "BYTES_SPILLED_TO_REMOTE_STORAGE",
+  "PARTITIONS_SCANNED",
+  "PARTITIONS_TOTAL",
+  "ROWS_PRODUCED"
+])
 
 const toQuery = (cells: Cells): Either.Either<QueryRow, string> => {
-  const problem = nonNegative(cells, [...DURATIONS, ...AMOUNTS])
+  const problem = nonNegative(cells, QUERY_AMOUNTS)
   if (problem !== undefined) return Either.left(problem)
-  const cache = num(cells, "PERCENTAGE_SCANNED_FROM_CACHE")
+  const cache = num(cells, Q.PERCENTAGE_SCANNED_FROM_CACHE!)
   if (cache !== null && (cache < 0 || cache > 1)) {
     return Either.left("PERCENTAGE_SCANNED_FROM_CACHE is a fraction from 0 to 1")
   }
-  const start = num(cells, "START_TIME")!
-  const end = num(cells, "END_TIME")!
+  const start = num(cells, Q.START_TIME!)!
+  const end = num(cells, Q.END_TIME!)!
   if (end < start) return Either.left("END_TIME must not be before START_TIME")
   return Either.right({
-    queryId: text(cells, "QUERY_ID")!,
-    queryText: text(cells, "QUERY_TEXT"),
-    queryType: text(cells, "QUERY_TYPE"),
-    database: text(cells, "DATABASE_NAME"),
-    schema: text(cells, "SCHEMA_NAME"),
-    user: text(cells, "USER_NAME"),
-    role: text(cells, "ROLE_NAME"),
-    warehouse: text(cells, "WAREHOUSE_NAME"),
-    warehouseSize: text(cells, "WAREHOUSE_SIZE"),
-    queryTag: text(cells, "QUERY_TAG"),
-    status: text(cells, "EXECUTION_STATUS"),
+    queryId: text(cells, Q.QUERY_ID!)!,
+    queryText: text(cells, Q.QUERY_TEXT!),
+    queryType: text(cells, Q.QUERY_TYPE!),
+    database: text(cells, Q.DATABASE_NAME!),
+    schema: text(cells, Q.SCHEMA_NAME!),
+    user: text(cells, Q.USER_NAME!),
+    role: text(cells, Q.ROLE_NAME!),
+    warehouse: text(cells, Q.WAREHOUSE_NAME!),
+    warehouseSize: text(cells, Q.WAREHOUSE_SIZE!),
+    queryTag: text(cells, Q.QUERY_TAG!),
+    status: text(cells, Q.EXECUTION_STATUS!),
     start,
     end,
-    totalElapsedMs: num(cells, "TOTAL_ELAPSED_TIME"),
-    executionMs: num(cells, "EXECUTION_TIME"),
-    compilationMs: num(cells, "COMPILATION_TIME"),
-    queuedProvisioningMs: num(cells, "QUEUED_PROVISIONING_TIME"),
-    queuedOverloadMs: num(cells, "QUEUED_OVERLOAD_TIME"),
-    bytesScanned: num(cells, "BYTES_SCANNED"),
+    totalElapsedMs: num(cells, Q.TOTAL_ELAPSED_TIME!),
+    executionMs: num(cells, Q.EXECUTION_TIME!),
+    compilationMs: num(cells, Q.COMPILATION_TIME!),
+    queuedProvisioningMs: num(cells, Q.QUEUED_PROVISIONING_TIME!),
+    queuedOverloadMs: num(cells, Q.QUEUED_OVERLOAD_TIME!),
+    bytesScanned: num(cells, Q.BYTES_SCANNED!),
     cacheFraction: cache,
-    bytesSpilledLocal: num(cells, "BYTES_SPILLED_TO_LOCAL_STORAGE"),
-    bytesSpilledRemote: num(cells, "BYTES_SPILLED_TO_REMOTE_STORAGE"),
-    partitionsScanned: num(cells, "PARTITIONS_SCANNED"),
-    partitionsTotal: num(cells, "PARTITIONS_TOTAL"),
-    rowsProduced: num(cells, "ROWS_PRODUCED"),
-    parameterizedHash: text(cells, "QUERY_PARAMETERIZED_HASH")
+    bytesSpilledLocal: num(cells, Q.BYTES_SPILLED_TO_LOCAL_STORAGE!),
+    bytesSpilledRemote: num(cells, Q.BYTES_SPILLED_TO_REMOTE_STORAGE!),
+    partitionsScanned: num(cells, Q.PARTITIONS_SCANNED!),
+    partitionsTotal: num(cells, Q.PARTITIONS_TOTAL!),
+    rowsProduced: num(cells, Q.ROWS_PRODUCED!),
+    parameterizedHash: text(cells, Q.QUERY_PARAMETERIZED_HASH!)
   })
 }
 
 const toAttribution = (cells: Cells): Either.Either<AttributionRow, string> => {
-  const credits = num(cells, "CREDITS_ATTRIBUTED_COMPUTE")!
+  const credits = num(cells, A.CREDITS_ATTRIBUTED_COMPUTE!)!
   if (credits < 0) return Either.left("CREDITS_ATTRIBUTED_COMPUTE must not be negative")
-  return Either.right({ queryId: text(cells, "QUERY_ID")!, warehouse: text(cells, "WAREHOUSE_NAME"), credits })
+  return Either.right({ queryId: text(cells, A.QUERY_ID!)!, warehouse: text(cells, A.WAREHOUSE_NAME!), credits })
 }
 
 const TYPED: { readonly [K in ExportKind]: (cells: Cells) => Either.Either<RowOf<K>, string> } = {
@@ -283,8 +318,25 @@ const TYPED: { readonly [K in ExportKind]: (cells: Cells) => Either.Either<RowOf
   attribution: toAttribution
 }
 
-/** One row of an export, or a one-line description of every problem with it. */
+const typed = <K extends ExportKind>(kind: K, cells: Either.Either<Cells, string>) =>
+  Either.flatMap(cells, TYPED[kind] as (cells: Cells) => Either.Either<RowOf<K>, string>)
+
+/** One row of an export (a JSON object, keys in any case), or a one-line description of every problem with it. */
 export const decodeExportRow = <K extends ExportKind>(kind: K, row: unknown): Either.Either<RowOf<K>, string> => {
   if (typeof row !== "object" || row === null || Array.isArray(row)) return Either.left("a row must be a JSON object")
-  return Either.flatMap(readCells(kind, row as Record<string, unknown>), TYPED[kind] as (cells: Cells) => Either.Either<RowOf<K>, string>)
+  const byUpper = new Map<string, unknown>()
+  for (const key of Object.keys(row)) byUpper.set(key.toUpperCase(), (row as Record<string, unknown>)[key])
+  const specs = COLUMNS[kind]
+  return typed(kind, readCells(kind, (i) => byUpper.has(specs[i]!.name) ? byUpper.get(specs[i]!.name) : ABSENT))
+}
+
+/**
+ * The decoder of a CSV export's records, given its header's names in upper case (which name every
+ * column the header must: see readHeader). A column the header lacks reads as empty.
+ */
+export const csvRowDecoder = <K extends ExportKind>(kind: K, header: ReadonlyArray<string>) => {
+  // The last of columns named alike, as when the fields were set one after another on an object.
+  const at = COLUMNS[kind].map((spec) => header.lastIndexOf(spec.name))
+  return (fields: ReadonlyArray<string>): Either.Either<RowOf<K>, string> =>
+    typed(kind, readCells(kind, (i) => at[i]! < 0 ? undefined : fields[at[i]!]))
 }

@@ -1,6 +1,12 @@
-/** Storage contract of usage records that an ingestion owns, by key, so that re-ingesting replaces them. */
+/**
+ * Storage contract of usage records that an ingestion owns, by key, so that re-ingesting replaces
+ * them. An ingestion is staged like a usage import (UsageRecordsRepo's `beginImport`/`stage`/
+ * `discard`, sharing its registry and its stale-import discarding): its records are written in
+ * short transactions, invisible until `publish`, and the records they replace stay visible until
+ * then, so readers see the old records or the new ones, never both, never neither.
+ */
 import { Context, type Effect } from "effect"
-import type { StoreUnavailable } from "../shared/Errors.js"
+import type { Conflict, StoreUnavailable } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import type { UsageRecord } from "../usage/Domain.js"
 
@@ -14,13 +20,32 @@ export class KeyedUsageRepo extends Context.Tag("@costline/core/KeyedUsageRepo")
   KeyedUsageRepo,
   {
     /**
-     * Writes the records into the organization's usage records (the table attribution scans),
-     * replacing any record stored before under the same key; inside the ambient transaction.
-     * Keys within one call are distinct.
+     * Registers a pending ingestion (a `usage_imports` entry; UsageRecordsRepo's `discard` and
+     * `staleImports` apply to it). One per organization at a time: Conflict while another is pending.
      */
-    readonly replace: (
+    readonly begin: (
       organizationId: OrganizationId,
-      rows: ReadonlyArray<KeyedUsage>
-    ) => Effect.Effect<void, StoreUnavailable>
+      ingestionId: string,
+      now: Date
+    ) => Effect.Effect<void, Conflict | StoreUnavailable>
+    /**
+     * In its own short transaction: writes the records, invisible until `publish`, and marks the
+     * visible records stored under their keys as replaced by this ingestion; renews the heartbeat.
+     * Keys are distinct within an ingestion. Conflict (writing nothing) when the ingestion is no
+     * longer pending (discarded as stale meanwhile).
+     */
+    readonly stage: (
+      organizationId: OrganizationId,
+      ingestionId: string,
+      rows: ReadonlyArray<KeyedUsage>,
+      now: Date
+    ) => Effect.Effect<void, Conflict | StoreUnavailable>
+    /**
+     * Inside the caller's transaction, one short statement: the staged records become visible and
+     * the records they replace invisible, at once. Conflict when the ingestion is no longer pending.
+     */
+    readonly publish: (ingestionId: string) => Effect.Effect<void, Conflict | StoreUnavailable>
+    /** Deletes the records replaced by published ingestions, in short transactions. */
+    readonly purgeReplaced: Effect.Effect<void, StoreUnavailable>
   }
 >() {}

@@ -11,6 +11,8 @@ export {
 } from "./DwIngest.js"
 /** How many usage records an ingestion writes at once (store tests check the batches). */
 export { BATCH_SIZE as DW_INGEST_BATCH_SIZE } from "./DwIngest.js"
+/** The ingestion's constructor and layer, for stores that test it over their own repositories. */
+export * as DwIngestService from "./DwIngest.js"
 export * as DwAllocation from "./Allocation.js"
 export * as DwDetectors from "./Detectors.js"
 export * as DwExports from "./Exports.js"

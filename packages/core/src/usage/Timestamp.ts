@@ -49,3 +49,53 @@ export const parseTimestamp = (text: string): Date | undefined => {
   const millis = Number((match[7] ?? "").padEnd(3, "0").slice(0, 3))
   return new Date(utc(year, month, day, hour, minute, second, millis).getTime() - offset * 60_000)
 }
+
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39
+const digits2 = (text: string, at: number) => (text.charCodeAt(at) - 0x30) * 10 + text.charCodeAt(at + 1) - 0x30
+
+/** Distinct hours a reader remembers; beyond that it starts over (exports hold a few thousand). */
+const CACHED_HOURS = 10_000
+
+/**
+ * `parseTimestamp` for millions of timestamps of few distinct hours, as `epoch ms` (undefined as
+ * it would be): the instant of each `YYYY-MM-DD HH` and offset text is computed once, by
+ * `parseTimestamp` itself, and the minutes, seconds and milliseconds read by hand and added. Any
+ * text of another shape (no seconds, spaces around it) goes to `parseTimestamp` whole, so the
+ * result is the same for every text.
+ */
+export const makeTimestampReader = (): ((text: string) => number | undefined) => {
+  const hours = new Map<string, number | undefined>()
+  return (text) => {
+    // 2024-05-01 12:30:15[.fraction][ ][offset]
+    const n = text.length
+    const shaped = n >= 19 && text.charCodeAt(13) === 0x3a && text.charCodeAt(16) === 0x3a &&
+      isDigit(text.charCodeAt(14)) && isDigit(text.charCodeAt(15)) && isDigit(text.charCodeAt(17)) &&
+      isDigit(text.charCodeAt(18)) && text.charCodeAt(0) > 0x20 && text.charCodeAt(n - 1) > 0x20
+    if (!shaped) return parseTimestamp(text)?.getTime()
+    let at = 19
+    let millis = 0
+    if (text.charCodeAt(at) === 0x2e) {
+      let count = 0
+      at++
+      while (at < n && isDigit(text.charCodeAt(at))) {
+        if (count < 3) millis = millis * 10 + text.charCodeAt(at) - 0x30
+        count++
+        at++
+      }
+      if (count === 0 || count > 9) return parseTimestamp(text)?.getTime()
+      for (let pad = count; pad < 3; pad++) millis *= 10
+    }
+    const minute = digits2(text, 14)
+    const second = digits2(text, 17)
+    if (minute > 59 || second > 59) return undefined
+    const zone = text.slice(at)
+    const key = text.slice(0, 13) + zone
+    let hour = hours.get(key)
+    if (hour === undefined && !hours.has(key)) {
+      if (hours.size >= CACHED_HOURS) hours.clear()
+      hour = parseTimestamp(`${text.slice(0, 13)}:00:00${zone}`)?.getTime()
+      hours.set(key, hour)
+    }
+    return hour === undefined ? undefined : hour + minute * 60_000 + second * 1000 + millis
+  }
+}

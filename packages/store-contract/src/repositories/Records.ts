@@ -99,19 +99,31 @@ export const recordRepositories = (it: Vitest.MethodsNonLive<ContractServices>) 
   })
 
   describe("KeyedUsageRepo", () => {
-    it.effect("replacing a key replaces its record, in its organization only", () =>
+    it.effect("a published ingestion replaces its keys' records, in its organization only; staged rows are unseen until then", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const repo = yield* KeyedUsageRepo
-        yield* repo.replace(organization.id, [{ key: "query:1", record: usage("2024-05-02T00:00:00Z", 1) }])
-        yield* repo.replace(other.id, [{ key: "query:1", record: usage("2024-05-02T00:00:00Z", 7) }])
-        yield* repo.replace(organization.id, [{ key: "query:1", record: usage("2024-05-02T00:00:00Z", 2) }])
-        expect((yield* scanAll(organization.id, "2024-05")).records.map((record) => record.credits)).toEqual([2])
-        expect((yield* scanAll(other.id, "2024-05")).records.map((record) => record.credits)).toEqual([7])
+        const staged = (organizationId: typeof organization.id, credits: number) =>
+          Effect.gen(function*() {
+            const ingestionId = randomUUID()
+            yield* repo.begin(organizationId, ingestionId, new Date())
+            yield* repo.stage(organizationId, ingestionId, [{ key: "query:1", record: usage("2024-05-02T00:00:00Z", credits) }], new Date())
+            return ingestionId
+          })
+        const credits = (organizationId: typeof organization.id) =>
+          Effect.map(scanAll(organizationId, "2024-05"), ({ records }) => records.map((record) => record.credits).sort())
+        yield* repo.publish(yield* staged(organization.id, 1))
+        yield* repo.publish(yield* staged(other.id, 7))
+        const pending = yield* staged(organization.id, 2)
+        expect(yield* credits(organization.id)).toEqual([1])
+        yield* repo.publish(pending)
+        expect(yield* credits(organization.id)).toEqual([2])
+        expect(yield* credits(other.id)).toEqual([7])
         // Plain usage records beside keyed ones are left alone.
         yield* (yield* UsageRecordsRepo).insert(organization.id, [usage("2024-05-03T00:00:00Z", 5)])
-        yield* repo.replace(organization.id, [{ key: "query:1", record: usage("2024-05-02T00:00:00Z", 3) }])
-        expect((yield* scanAll(organization.id, "2024-05")).records.map((record) => record.credits).sort()).toEqual([3, 5])
+        yield* repo.publish(yield* staged(organization.id, 3))
+        yield* repo.purgeReplaced
+        expect(yield* credits(organization.id)).toEqual([3, 5])
       }))
   })
 

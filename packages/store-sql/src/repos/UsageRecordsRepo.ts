@@ -201,9 +201,13 @@ export const make = Effect.gen(function*() {
       return first > last ? Option.none() : Option.some({ first, last, pending })
     })
 
-  /** Leaves out the rows of imports that were pending when the scan began. */
+  /**
+   * Leaves out the rows of imports that were pending when the scan began, and the records replaced
+   * by an ingestion that was published by then (KeyedUsageRepo).
+   */
   const published = (pending: ReadonlyArray<string>) =>
-    pending.length === 0 ? sql.literal("1 = 1") : sql`(import_id IS NULL OR import_id NOT IN ${sql.in(pending)})`
+    pending.length === 0 ? sql.literal("replaced_by IS NULL") : sql`(import_id IS NULL OR import_id NOT IN ${sql.in(pending)})
+      AND (replaced_by IS NULL OR replaced_by IN ${sql.in(pending)})`
 
   // SQLite would rather take the time index and sort (it has no statistics to know better):
   // NOT INDEXED leaves it the rowid range (after, upTo].
@@ -235,7 +239,8 @@ export const make = Effect.gen(function*() {
         SELECT ${columns} FROM usage_records
         WHERE organization_id = ${scan.organizationId}
           AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}
-          AND (import_id IS NULL OR import_id NOT IN (SELECT id FROM usage_imports))`
+          AND (import_id IS NULL OR import_id NOT IN (SELECT id FROM usage_imports))
+          AND (replaced_by IS NULL OR replaced_by IN (SELECT id FROM usage_imports))`
       for (;;) {
         const rows = yield* sql<Record<string, unknown>>`FETCH FORWARD ${sql.literal(String(ROWS_PER_SCAN))} FROM usage_scan`
         if (rows.length > 0) yield* onBatch(rows.map(fromObject))
@@ -307,6 +312,16 @@ export const make = Effect.gen(function*() {
         const [started] = yield* sql<{ readonly floor_seq: unknown }>`SELECT floor_seq FROM usage_imports WHERE id = ${importId}`
           .pipe(errors.orUnavailable)
         if (started === undefined) return
+        // An ingestion's marks first (KeyedUsageRepo): the records it would have replaced stay.
+        for (;;) {
+          const unmarked = yield* write(
+            sql`UPDATE usage_records SET replaced_by = NULL WHERE seq IN (
+                  SELECT seq FROM usage_records WHERE replaced_by = ${importId} LIMIT ${ROWS_PER_DISCARD})
+                RETURNING seq`.pipe(errors.orUnavailable)
+          )
+          if (unmarked.length === 0) break
+          yield* leaveLockFree
+        }
         let after = started.floor_seq
         for (;;) {
           const last = yield* discardBatch(importId, after)

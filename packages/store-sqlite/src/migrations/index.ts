@@ -14,6 +14,7 @@ import usageSourceKey from "./1000_usage_source_key.js"
 import apiKeyLastUsed from "./1300_api_key_last_used.js"
 import storedEtags from "./1400_stored_etags.js"
 import insightImports from "./1500_insight_imports.js"
+import stagedDwIngestions from "./1600_staged_dw_ingestions.js"
 import invitationTokens from "./1700_invitation_tokens.js"
 
 export const migrations: Migrations = {
@@ -31,5 +32,6 @@ export const migrations: Migrations = {
   "1300_api_key_last_used": apiKeyLastUsed,
   "1400_stored_etags": storedEtags,
   "1500_insight_imports": insightImports,
+  "1600_staged_dw_ingestions": stagedDwIngestions,
   "1700_invitation_tokens": invitationTokens
 }

@@ -10,6 +10,7 @@ import { UsageFile } from "@costline/core"
 import { Schema } from "effect"
 import { Access } from "../Access.js"
 import { Requires } from "../Access.js"
+import { Declared } from "../Errors.js"
 import { v2 } from "../Versions.js"
 
 export const INGEST_PATH = "/dw-ingestions"
@@ -64,5 +65,7 @@ export class IntelligenceApi extends v2(
       }))
       .setPayload(DwIngestionRequest)
       .addSuccess(DwIngestionSummary)
+      // Another ingestion of the organization is still being staged.
+      .addError(Declared.Conflict)
   )
 ) {}
