@@ -9,39 +9,16 @@
  * object (see cpu.ts) with `roots` and `filenames`. Prints one JSON line on stderr.
  */
 import { inject } from "light-my-request"
-import { join } from "node:path"
+import { handlerOf, requestsOf } from "./lib/inprocess.mjs"
 import { isSteadyJs } from "./lib/steady.mjs"
 
 const job = JSON.parse(process.argv[2] ?? "{}")
 const roots = /** @type {Array<string>} */ (job.roots)
-const headers = { authorization: `Bearer ${job.token}`, "x-tenant-id": job.organization }
-const ids = /** @type {Array<string>} */ (job.insightIds)
-let n = 0
-/** @type {Record<string, () => import("light-my-request").InjectOptions>} */
-const scenarios = {
-  insight_get: () => ({ method: "GET", url: `/v2/insights/${ids[n++ % ids.length]}`, headers }),
-  insights_list: () => ({ method: "GET", url: "/v2/insights?status__in=open&max_results=50", headers }),
-  audit_export: () => ({ method: "GET", url: "/v2/audit-logs?max_results=500", headers }),
-  insight_patch: () => {
-    const i = n++
-    return {
-      method: "PATCH",
-      url: `/v2/insights/${ids[i % ids.length]}`,
-      headers: { ...headers, "content-type": "application/json", "if-match": "*" },
-      payload: JSON.stringify({ assignee: `user${i % 97}@bench.example` })
-    }
-  },
-  healthz: () => ({ method: "GET", url: "/healthz" }),
-  v1_teams: () => ({ method: "GET", url: `/api/organizations/${job.organization}/teams`, headers })
-}
-const next = scenarios[job.scenario]
-if (next === undefined) throw new Error(`unknown scenario ${job.scenario}; known: ${Object.keys(scenarios).join(", ")}`)
+const next = requestsOf(job)
 
 const handlers = []
 for (const [index, root] of roots.entries()) {
-  const http = await import(join(root, "packages/http/dist/index.js"))
-  const { SqliteStore } = await import(join(root, "packages/store-sqlite/dist/index.js"))
-  handlers.push(http.makeHandler({ store: SqliteStore.layer({ filename: job.filenames[index] }), rateLimit: false, accessLog: true }))
+  handlers.push(await handlerOf(root, job.filenames[index]))
 }
 
 /** @param {any} handler */

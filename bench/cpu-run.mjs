@@ -7,37 +7,12 @@
  * carries the access log.
  */
 import { inject } from "light-my-request"
-import { join } from "node:path"
+import { handlerOf, requestsOf } from "./lib/inprocess.mjs"
 import { isSteadyJs } from "./lib/steady.mjs"
 
 const job = JSON.parse(process.argv[2] ?? "{}")
-const http = await import(join(job.root, "packages/http/dist/index.js"))
-const { SqliteStore } = await import(join(job.root, "packages/store-sqlite/dist/index.js"))
-
-const headers = { authorization: `Bearer ${job.token}`, "x-tenant-id": job.organization }
-const ids = /** @type {Array<string>} */ (job.insightIds)
-let n = 0
-/** @type {Record<string, () => import("light-my-request").InjectOptions>} */
-const scenarios = {
-  insight_get: () => ({ method: "GET", url: `/v2/insights/${ids[n++ % ids.length]}`, headers }),
-  insights_list: () => ({ method: "GET", url: "/v2/insights?status__in=open&max_results=50", headers }),
-  audit_export: () => ({ method: "GET", url: "/v2/audit-logs?max_results=500", headers }),
-  insight_patch: () => {
-    const i = n++
-    return {
-      method: "PATCH",
-      url: `/v2/insights/${ids[i % ids.length]}`,
-      headers: { ...headers, "content-type": "application/json", "if-match": "*" },
-      payload: JSON.stringify({ assignee: `user${i % 97}@bench.example` })
-    }
-  },
-  healthz: () => ({ method: "GET", url: "/healthz" }),
-  v1_teams: () => ({ method: "GET", url: `/api/organizations/${job.organization}/teams`, headers })
-}
-const next = scenarios[job.scenario]
-if (next === undefined) throw new Error(`unknown scenario ${job.scenario}; known: ${Object.keys(scenarios).join(", ")}`)
-
-const handler = http.makeHandler({ store: SqliteStore.layer({ filename: job.filename }), rateLimit: false, accessLog: true })
+const next = requestsOf(job)
+const handler = await handlerOf(job.root, job.filename)
 const once = async () => {
   const response = await inject(handler, next())
   if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)

@@ -1,0 +1,49 @@
+// @ts-check
+/**
+ * What the in-process measurements (`cpu-run.mjs`, `cpu-pair.mjs`, `steps.mjs`) share: the
+ * requests of each scenario, and a build's node handler over a seeded SQLite file, driven with
+ * light-my-request (no sockets).
+ */
+import { join } from "node:path"
+
+/**
+ * The next request of `job.scenario`, as light-my-request takes it; ids rotate over the seeded insights.
+ * @param {{ scenario: string, token: string, organization: string, insightIds: Array<string> }} job
+ * @returns {() => import("light-my-request").InjectOptions}
+ */
+export const requestsOf = (job) => {
+  const headers = { authorization: `Bearer ${job.token}`, "x-tenant-id": job.organization }
+  const ids = job.insightIds
+  let n = 0
+  /** @type {Record<string, () => import("light-my-request").InjectOptions>} */
+  const scenarios = {
+    insight_get: () => ({ method: "GET", url: `/v2/insights/${ids[n++ % ids.length]}`, headers }),
+    insights_list: () => ({ method: "GET", url: "/v2/insights?status__in=open&max_results=50", headers }),
+    audit_export: () => ({ method: "GET", url: "/v2/audit-logs?max_results=500", headers }),
+    insight_patch: () => {
+      const i = n++
+      return {
+        method: "PATCH",
+        url: `/v2/insights/${ids[i % ids.length]}`,
+        headers: { ...headers, "content-type": "application/json", "if-match": "*" },
+        payload: JSON.stringify({ assignee: `user${i % 97}@bench.example` })
+      }
+    },
+    healthz: () => ({ method: "GET", url: "/healthz" }),
+    v1_teams: () => ({ method: "GET", url: `/api/organizations/${job.organization}/teams`, headers })
+  }
+  const next = scenarios[job.scenario]
+  if (next === undefined) throw new Error(`unknown scenario ${job.scenario}; known: ${Object.keys(scenarios).join(", ")}`)
+  return next
+}
+
+/**
+ * The node handler of the build at `root` (its built packages), over the SQLite file `filename`.
+ * @param {string} root
+ * @param {string} filename
+ */
+export const handlerOf = async (root, filename) => {
+  const http = await import(join(root, "packages/http/dist/index.js"))
+  const { SqliteStore } = await import(join(root, "packages/store-sqlite/dist/index.js"))
+  return http.makeHandler({ store: SqliteStore.layer({ filename }), rateLimit: false, accessLog: true })
+}
