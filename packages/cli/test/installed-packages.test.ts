@@ -38,15 +38,10 @@ beforeAll(async () => {
   const tarballs = PACKAGES.map((name) => join(scratch, `costline-${name}-0.1.0.tgz`))
   for (const tarball of tarballs) expect(existsSync(tarball), tarball).toBe(true)
 
-  // What an application that embeds costline writes: its own `effect`, and the override that
-  // docs/embedding.md asks for (the SQLite driver that works on Node 22 and 24).
+  // What an application that embeds costline writes: its own `effect`, and nothing else (no
+  // override: the store's SQLite driver is its own dependency, the version that works on Node 22 and 24).
   mkdirSync(app)
-  writeFileSync(join(app, "package.json"), JSON.stringify({
-    name: "embedding-app",
-    private: true,
-    type: "module",
-    overrides: { "better-sqlite3": "^13.2.0" }
-  }))
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "embedding-app", private: true, type: "module" }))
   const effectVersion = JSON.parse(readFileSync(join(repository, "node_modules/effect/package.json"), "utf8")).version
   const install = await run("npm", [
     "install",

@@ -4,11 +4,10 @@
  * runs it in the store. SQLite folds case in ASCII only, so the alphabet is ASCII.
  */
 import { UsageFilter, type UsageRecord } from "@costline/core"
-import * as Reactivity from "@effect/experimental/Reactivity"
-import { SqliteClient } from "@effect/sql-sqlite-node"
+import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { expect, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc, Layer } from "effect"
+import { Effect, FastCheck as fc } from "effect"
 
 const sqlLike = (text: string, pattern: string) =>
   Effect.flatMap(SqlClient, (sql) => sql<{ readonly matched: number }>`SELECT lower(${text}) LIKE lower(${pattern}) ESCAPE '\\' AS matched`)
@@ -22,7 +21,8 @@ const filterLike = (pattern: string, text: string) =>
 // Multi-character pieces make long segments (past 32 characters: several words of state).
 const pieces = ["a", "B", "%", "_", "\\%", "\\_", "\\\\", "ab", "aaaaaaaaaaaaaaaaaaaaaaaa"]
 
-layer(SqliteClient.layer({ filename: ":memory:" }).pipe(Layer.provide(Reactivity.layer)))("ilike semantics", (it) => {
+// The store's own SQLite client: the one the audit log's `changed_by__ilike` runs on.
+layer(SqliteStore.layer({ filename: ":memory:" }))("ilike semantics", (it) => {
   it.effect.prop(
     "short patterns and texts over a tiny alphabet: every way segments can meet",
     {
