@@ -6,7 +6,7 @@
  */
 import { Actor, Invitations, type OrganizationId, Users } from "@costline/core"
 import { layer } from "@effect/vitest"
-import { DateTime, Duration, Effect } from "effect"
+import { Clock, DateTime, Duration, Effect } from "effect"
 import { expect } from "vitest"
 import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 
@@ -16,6 +16,16 @@ const invite = (tenant: string, email: string, role: "viewer" | "editor" = "view
 
 const accept = (tenant: string | undefined, json: unknown, headers: Record<string, string> = {}) =>
   call("POST", "/v2/invitations/accept", { ...(tenant === undefined ? {} : { tenant }), json, headers })
+
+/** `clock`, `ms` behind: an invitation made under it may expire before the server's "now". */
+const behind = (clock: Clock.Clock, ms: number): Clock.Clock => ({
+  [Clock.ClockTypeId]: Clock.ClockTypeId,
+  unsafeCurrentTimeMillis: () => clock.unsafeCurrentTimeMillis() - ms,
+  currentTimeMillis: Effect.sync(() => clock.unsafeCurrentTimeMillis() - ms),
+  unsafeCurrentTimeNanos: () => clock.unsafeCurrentTimeNanos() - BigInt(ms) * 1_000_000n,
+  currentTimeNanos: Effect.sync(() => clock.unsafeCurrentTimeNanos() - BigInt(ms) * 1_000_000n),
+  sleep: (duration) => clock.sleep(duration)
+})
 
 /** What a refusal says, without its request id. */
 const said = (reply: { status: number; body: Record<string, unknown> }) => {
@@ -63,13 +73,14 @@ layer(makeTestServer(), { excludeTestServices: true })("accepting an invitation 
       const tenant = yield* seedTenant
       const revoked = yield* invite(tenant.id, "revoked@example.com")
       yield* Effect.flatMap(Invitations, (invitations) => invitations.revoke(Actor.system(), tenant.id as OrganizationId, revoked.invitation.id))
-      const lateAt = DateTime.addDuration(yield* DateTime.now, Duration.millis(1))
-      const expiring = yield* invite(tenant.id, "late@example.com", "viewer", lateAt)
+      // Made a minute ago (by its own clock) to expire a second ago: expired for the server now.
+      const expiredAt = DateTime.subtractDuration(yield* DateTime.now, Duration.seconds(1))
+      const expiring = yield* invite(tenant.id, "late@example.com", "viewer", expiredAt).pipe(
+        Effect.withClock(behind(yield* Effect.clock, 60_000))
+      )
       const pending = yield* invite(tenant.id, "pending@example.com")
       const used = yield* invite(tenant.id, "used@example.com")
       expect((yield* accept(tenant.id, { token: used.token, email: "used@example.com" })).status).toBe(200)
-      // Until the 1 ms invitation has expired on the server's (real) clock.
-      while (Date.now() <= DateTime.toEpochMillis(lateAt)) yield* Effect.yieldNow()
 
       const refusals = [
         yield* accept(tenant.id, { token: "cli_000000000000000000000000000000000000", email: "pending@example.com" }),
