@@ -4,77 +4,16 @@
  * server would. The imports hold the write lock for a short batch at a time, so the writes made
  * meanwhile succeed; and an import that fails late leaves nothing published and nothing staged.
  */
-import { Actor, CoreLive, CreateTeam, Insights, InsightUpsert, type OrganizationId, Teams } from "@costline/core"
-import { SqliteStore } from "@costline/store-sqlite"
-import { SqlClient } from "@effect/sql/SqlClient"
-import { Effect, Layer, ManagedRuntime, Schema } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
+import { Actor, CreateTeam, Insights, InsightUpsert, Teams } from "@costline/core"
+import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
-import { BIN, costline, insightLine, scratchDir } from "./support.js"
+import { describe, expect, it } from "vitest"
+import { insightLine } from "./support.js"
+import { count, eventually, ORG, start, useStores, writeUntil } from "./twoProcesses.js"
 
-const ORG = "demo" as OrganizationId
-const DATABASE = "sqlite:data/costline.db"
 const system = Actor.system()
-
-/** The other process: the store on the same file, as `costline serve` would open it. */
-const openStore = (dir: string) =>
-  ManagedRuntime.make(CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") }))))
-
-type Store = ReturnType<typeof openStore>
-
-const count = (store: Store, table: string) =>
-  store.runPromise(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*) AS n FROM ${sql(table)}`)).then(
-    ([row]) => Number(row!.n)
-  )
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
-    let stdout = ""
-    let stderr = ""
-    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-    child.once("exit", (code) => resolve({ code, stderr, stdout }))
-  })
-
-/** Polls `condition` until it holds; fails after `ms`. */
-const eventually = async (condition: () => Promise<boolean>, ms: number, what: string) => {
-  const deadline = Date.now() + ms
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
-/** Writes through the store until `done`, one at a time; every outcome is kept. */
-const writeUntil = async (done: () => boolean, write: (index: number) => Promise<unknown>) => {
-  const outcomes: Array<"ok" | string> = []
-  while (!done()) {
-    outcomes.push(await write(outcomes.length).then(() => "ok", (error: unknown) => String(error)))
-    // A write that never waited resolves in microtasks: let the child's exit be noticed.
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-  return outcomes
-}
-
-const stores: Array<Store> = []
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((store) => store.dispose()))
-})
-
-const prepare = async () => {
-  const dir = scratchDir()
-  expect((await costline(dir, "seed", "--database", DATABASE)).code).toBe(0)
-  const store = openStore(dir)
-  stores.push(store)
-  return { dir, store }
-}
-
-const start = (dir: string, ...args: Array<string>) => {
-  const child = spawn(process.execPath, [BIN, ...args, "--database", DATABASE], { cwd: dir })
-  return { child, result: exited(child) }
-}
+const { seeded: prepare } = useStores()
 
 describe("imports beside another writer on one SQLite file", () => {
   it("insights import: writes of the other process succeed while it runs; its insights appear at once when it publishes", async () => {
@@ -83,14 +22,12 @@ describe("imports beside another writer on one SQLite file", () => {
     const lines = 4 * 2000 + 7
     writeFileSync(join(dir, "insights.jsonl"), Array.from({ length: lines }, (_, i) => insightLine(`WH_${i}`)).join("\n") + "\n")
 
-    const { result } = start(dir, "insights", "import", "--org", ORG, "insights.jsonl")
-    let finished = false
-    void result.then(() => (finished = true))
-    await eventually(async () => finished || (await count(store, "insight_imports")) > 0, 120_000, "the import to stage")
+    const { finished, result } = start(dir, "insights", "import", "--org", ORG, "insights.jsonl")
+    await eventually(async () => finished() || (await count(store, "insight_imports")) > 0, 120_000, "the import to stage")
     const upsert = (i: number) =>
       store.runPromise(Effect.flatMap(Insights, (insights) =>
         insights.upsert(system, ORG, Schema.decodeUnknownSync(InsightUpsert)(JSON.parse(insightLine(`API_${i}`))))))
-    const outcomes = await writeUntil(() => finished, upsert)
+    const outcomes = await writeUntil(finished, upsert)
     const { code, stdout } = await result
 
     expect({ code, stdout }).toEqual({ code: 0, stdout: `imported ${lines} insights into demo: ${lines} created, 0 updated, 0 unchanged\n` })
@@ -110,11 +47,9 @@ describe("imports beside another writer on one SQLite file", () => {
     const good = Array.from({ length: 30 * 2000 }, (_, i) => insightLine(`WH_${i}`))
     writeFileSync(join(dir, "insights.jsonl"), [...good, "{oops"].join("\n") + "\n")
 
-    const { result } = start(dir, "insights", "import", "--org", ORG, "insights.jsonl")
-    let finished = false
-    void result.then(() => (finished = true))
+    const { finished, result } = start(dir, "insights", "import", "--org", ORG, "insights.jsonl")
     let staged = false
-    await eventually(async () => (staged = (await count(store, "staged_insights")) > 0) || finished, 120_000, "a staged batch")
+    await eventually(async () => (staged = (await count(store, "staged_insights")) > 0) || finished(), 120_000, "a staged batch")
     const write = await store.runPromise(Effect.flatMap(Teams, (teams) =>
       teams.create(system, ORG, Schema.decodeUnknownSync(CreateTeam)({ name: "written meanwhile" }))))
     const { code, stderr, stdout } = await result
@@ -140,14 +75,12 @@ describe("imports beside another writer on one SQLite file", () => {
       Array.from({ length: rows }, (_, i) => JSON.stringify({ start_time: day(i), credits: 1, warehouse_name: `WH_${i % 50}` }))
         .join("\n") + "\n"
     )
-    const { result } = start(dir, "usage", "import", "--org", ORG, "usage.jsonl")
-    let finished = false
-    void result.then(() => (finished = true))
-    await eventually(async () => finished || (await count(store, "usage_imports")) > 0, 120_000, "the import to stage")
+    const { finished, result } = start(dir, "usage", "import", "--org", ORG, "usage.jsonl")
+    await eventually(async () => finished() || (await count(store, "usage_imports")) > 0, 120_000, "the import to stage")
     const createTeam = (i: number) =>
       store.runPromise(Effect.flatMap(Teams, (teams) =>
         teams.create(system, ORG, Schema.decodeUnknownSync(CreateTeam)({ name: `written meanwhile ${i}` }))))
-    const outcomes = await writeUntil(() => finished, createTeam)
+    const outcomes = await writeUntil(finished, createTeam)
     const { code, stdout } = await result
 
     expect({ code, stdout }).toEqual({ code: 0, stdout: `imported ${rows} usage rows into demo\n` })

@@ -5,19 +5,16 @@
  * the earlier records until the ingestion publishes, then only the new ones; an interrupted
  * ingestion publishes nothing, leaves nothing staged, and the next one runs.
  */
-import { Actor, CoreLive, CreateTeam, DwExportGenerator, type OrganizationId, Teams, UsageRecordsRepo } from "@costline/core"
-import { SqliteStore } from "@costline/store-sqlite"
-import { SqlClient } from "@effect/sql/SqlClient"
-import { Effect, Layer, ManagedRuntime, Schema } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
+import { Actor, CreateTeam, DwExportGenerator, Teams, UsageRecordsRepo } from "@costline/core"
+import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
-import { BIN, costline, scratchDir } from "./support.js"
+import { describe, expect, it } from "vitest"
+import { costline, scratchDir } from "./support.js"
+import { count, DATABASE, eventually, ORG, start, type Store, useStores, writeUntil } from "./twoProcesses.js"
 
-const ORG = "demo" as OrganizationId
-const DATABASE = "sqlite:data/costline.db"
 const system = Actor.system()
+const { open } = useStores()
 const { generateExports, METERING_HEADER, QUERY_HEADER, toCsv } = DwExportGenerator
 
 // About 11,000 queries: more than ten batches to stage.
@@ -27,16 +24,6 @@ const TIMEOUT = 600_000
 const queriesCsv = toCsv(QUERY_HEADER, generated.queries())
 const queryIds = queriesCsv.trimEnd().split("\n").slice(1).map((line) => line.split(",")[0]!)
   .filter((id) => /^[0-9a-f-]+$/.test(id))
-
-const openStore = (dir: string) =>
-  ManagedRuntime.make(CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") }))))
-
-type Store = ReturnType<typeof openStore>
-
-const count = (store: Store, table: string) =>
-  store.runPromise(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*) AS n FROM ${sql(table)}`)).then(
-    ([row]) => Number(row!.n)
-  )
 
 /**
  * What attribution reads of March 2024: the visible records and the credits of the queries among
@@ -55,28 +42,6 @@ const visible = (store: Store) =>
     return seen
   }))
 
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }>((resolve) => {
-    let stdout = ""
-    let stderr = ""
-    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-    child.once("exit", (code, signal) => resolve({ code, signal, stderr, stdout }))
-  })
-
-const eventually = async (condition: () => Promise<boolean>, ms: number, what: string) => {
-  const deadline = Date.now() + ms
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
-const stores: Array<Store> = []
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((store) => store.dispose()))
-})
-
 const INGEST = ["ingest", "dw", "--org", ORG, "--metering", "metering.csv", "--queries", "queries.csv"]
 
 /** A seeded file with one ingestion published, and the files of a second one that prices every query at 0.001. */
@@ -90,14 +55,8 @@ const prepare = async () => {
     `QUERY_ID,WAREHOUSE_NAME,START_TIME,END_TIME,CREDITS_ATTRIBUTED_COMPUTE\n${queryIds.map((id) => `${id},,,,0.001\n`).join("")}`
   )
   expect((await costline(dir, ...INGEST, "--database", DATABASE)).code).toBe(0)
-  const store = openStore(dir)
-  stores.push(store)
+  const store = open(dir)
   return { dir, store, before: await visible(store) }
-}
-
-const start = (dir: string, ...args: Array<string>) => {
-  const child = spawn(process.execPath, [BIN, ...args, "--database", DATABASE], { cwd: dir })
-  return { child, result: exited(child) }
 }
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b))
@@ -106,25 +65,16 @@ describe("ingest dw beside another writer on one SQLite file", () => {
   it("writes of the other process succeed while it stages; readers see the earlier records until it publishes, then the new ones", async () => {
     const { before, dir, store } = await prepare()
     expect(before.count).toBeGreaterThan(10_000)
-    const { result } = start(dir, ...INGEST, "--attribution", "attribution.csv")
-    let finished = false
-    void result.then(() => (finished = true))
-    await eventually(async () => finished || (await count(store, "usage_imports")) > 0, 120_000, "the ingestion to stage")
+    const { finished, result } = start(dir, ...INGEST, "--attribution", "attribution.csv")
+    await eventually(async () => finished() || (await count(store, "usage_imports")) > 0, 120_000, "the ingestion to stage")
 
-    const outcomes: Array<string> = []
     const reads: Array<{ count: number; credits: number }> = []
-    while (!finished) {
-      outcomes.push(
-        await store.runPromise(Effect.flatMap(Teams, (teams) =>
-          teams.create(system, ORG, Schema.decodeUnknownSync(CreateTeam)({ name: `written meanwhile ${outcomes.length}` })))).then(
-          () => "ok",
-          (error: unknown) => String(error)
-        )
-      )
+    const createTeam = (i: number) =>
+      store.runPromise(Effect.flatMap(Teams, (teams) =>
+        teams.create(system, ORG, Schema.decodeUnknownSync(CreateTeam)({ name: `written meanwhile ${i}` }))))
+    const outcomes = await writeUntil(finished, createTeam, async () => {
       reads.push(await visible(store))
-      // Both resolve in microtasks when nothing waited: let the child's exit be noticed.
-      await new Promise((resolve) => setImmediate(resolve))
-    }
+    })
     const { code, stdout } = await result
     const after = await visible(store)
 
@@ -149,11 +99,9 @@ describe("ingest dw beside another writer on one SQLite file", () => {
   it("interrupted while it stages: nothing published, nothing left staged, and the next run works", async () => {
     const { before, dir, store } = await prepare()
     const auditBefore = await count(store, "audit_records")
-    const { child, result } = start(dir, ...INGEST, "--attribution", "attribution.csv")
-    let finished = false
-    void result.then(() => (finished = true))
-    await eventually(async () => finished || (await count(store, "usage_imports")) > 0, 120_000, "the ingestion to stage")
-    expect(finished).toBe(false)
+    const { child, finished, result } = start(dir, ...INGEST, "--attribution", "attribution.csv")
+    await eventually(async () => finished() || (await count(store, "usage_imports")) > 0, 120_000, "the ingestion to stage")
+    expect(finished()).toBe(false)
     child.kill("SIGINT")
     // Interrupted, it says nothing of an ingestion (its exit code is the runtime's for an interruption).
     expect((await result).stdout).toBe("")
