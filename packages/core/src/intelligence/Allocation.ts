@@ -32,8 +32,13 @@ export interface HourState {
   readonly end: number
   compute: number
   attributedToQueries: number | null
-  /** Execution intervals as flat [from, to, from, to, ...] pairs; dropped by `finalize`. */
-  intervals: Array<number>
+  /**
+   * Execution intervals as flat [from, to, from, to, ...] pairs in the first `spans` × 2 slots,
+   * dropped by `finalize`: a typed array, outside the garbage-collected heap (a million queries
+   * are 16 MB the collector never scans or copies as the arrays grow).
+   */
+  intervals: Float64Array
+  spans: number
   /** Sum of the weights of the hour's queries. */
   weight: number
   /** The size the hour's last query reported, if any. */
@@ -57,26 +62,42 @@ export const executionSpan = (query: Pick<QueryRow, "start" | "end" | "execution
   return [query.end - execution, query.end]
 }
 
-/** Length of the union of flat [from, to] pairs. */
-export const unionLength = (intervals: ReadonlyArray<number>): number => {
-  const pairs: Array<readonly [number, number]> = []
-  for (let i = 0; i < intervals.length; i += 2) pairs.push([intervals[i]!, intervals[i + 1]!])
-  pairs.sort((a, b) => a[0] - b[0])
-  let total = 0
-  let from = -Infinity
-  let to = -Infinity
-  for (const [a, b] of pairs) {
-    if (a > to) {
-      if (to > from) total += to - from
-      from = a
-      to = b
-    } else if (b > to) {
-      to = b
-    }
+/**
+ * Length of the union of the first `length` / 2 flat [from, to] pairs (from <= to). The starts and
+ * the ends are sorted apart (two typed arrays, no object per pair): a point is covered while more
+ * starts than ends lie at or before it.
+ */
+export const unionLength = (intervals: ArrayLike<number>, length = intervals.length): number => {
+  const n = length >> 1
+  if (n === 0) return 0
+  const starts = new Float64Array(n)
+  const ends = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    starts[i] = intervals[2 * i]!
+    ends[i] = intervals[2 * i + 1]!
   }
-  if (to > from) total += to - from
-  return total
+  starts.sort()
+  ends.sort()
+  let total = 0
+  let active = 0
+  let from = 0
+  let j = 0
+  for (let i = 0; i < n; i++) {
+    const start = starts[i]!
+    // Ends at or before this start close what was open (an end equal to a start joins them either way).
+    while (ends[j]! < start) {
+      active--
+      j++
+      if (active === 0) total += ends[j - 1]! - from
+    }
+    if (active === 0) from = start
+    active++
+  }
+  // Every start is in: the coverage ends at the last end.
+  return total + ends[n - 1]! - from
 }
+
+const NO_INTERVALS = new Float64Array(0)
 
 export interface Ledger {
   readonly addHour: (row: MeteringRow) => void
@@ -115,7 +136,8 @@ export const makeLedger = (options: LedgerOptions): Ledger => {
       end: row.end,
       compute: row.compute,
       attributedToQueries: row.attributedToQueries,
-      intervals: [],
+      intervals: NO_INTERVALS,
+      spans: 0,
       weight: 0,
       size: null,
       queries: 0,
@@ -145,7 +167,14 @@ export const makeLedger = (options: LedgerOptions): Ledger => {
     if (query.warehouse === null) return
     const [from, to] = executionSpan(query)
     overlapping(query.warehouse, from, to, (hour, overlap) => {
-      hour.intervals.push(Math.max(from, hour.start), Math.min(to, hour.end))
+      if (2 * hour.spans + 2 > hour.intervals.length) {
+        const grown = new Float64Array(Math.max(16, 2 * hour.intervals.length))
+        grown.set(hour.intervals)
+        hour.intervals = grown
+      }
+      hour.intervals[2 * hour.spans] = Math.max(from, hour.start)
+      hour.intervals[2 * hour.spans + 1] = Math.min(to, hour.end)
+      hour.spans++
       hour.weight += weightOf(overlap, to - from, attributed)
       hour.queries++
       if (query.warehouseSize !== null) hour.size = query.warehouseSize
@@ -153,8 +182,9 @@ export const makeLedger = (options: LedgerOptions): Ledger => {
   }
 
   const finalizeHour = (hour: HourState) => {
-    hour.busyMs = unionLength(hour.intervals)
-    hour.intervals = []
+    hour.busyMs = unionLength(hour.intervals, 2 * hour.spans)
+    hour.intervals = NO_INTERVALS
+    hour.spans = 0
     let share: number
     if (hour.weight <= 0) share = 0
     else if (options.attribution) share = hour.weight

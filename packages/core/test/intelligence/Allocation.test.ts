@@ -110,6 +110,24 @@ describe("allocation", () => {
     expect(unionLength([0, 10, 5, 15, 20, 30, 21, 22])).toBe(25)
   })
 
+  it("the busy time is the length of the union of the execution intervals, whatever their order and overlaps", () => {
+    // By definition: the integer points of [0, 100) that some interval [from, to) covers.
+    const covered = (pairs: ReadonlyArray<readonly [number, number]>) => {
+      let count = 0
+      for (let x = 0; x < 100; x++) if (pairs.some(([from, to]) => from <= x && x < to)) count++
+      return count
+    }
+    const pair = fc.tuple(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 40 })).map(([from, length]) =>
+      [from, Math.min(100, from + length)] as const
+    )
+    fc.assert(fc.property(fc.array(pair, { maxLength: 30 }), (pairs) => {
+      const flat = pairs.flat()
+      expect(unionLength(flat)).toBe(covered(pairs))
+      // Only the first `length` values count (the rest of a typed array's capacity).
+      expect(unionLength([...flat, 0, 1000], flat.length)).toBe(covered(pairs))
+    }))
+  })
+
   // Conservation: whatever the hours, queries and attribution, per hour and in total
   // allocations + idle = metered compute (to 1e-9 relative), and nothing is negative.
   const arbitraryInput = fc.record({
