@@ -12,12 +12,39 @@
 import { Conflict, KeyedUsageRepo, type StoreUnavailable } from "@costline/core"
 import { Effect, Layer } from "effect"
 import { isoText } from "../Columns.js"
+import { arrayLiteral } from "../PgArrays.js"
+import type { SqlValue } from "../SqlDialect.js"
 import { RepoContext } from "./RepoContext.js"
 import { leaveLockFree as lockGap, ROWS_PER_DISCARD } from "./Staging.js"
-import { usageRow } from "./UsageRecordsRepo.js"
+import { USAGE_COLUMNS, usageValues } from "./UsageRecordsRepo.js"
 
-/** Keys per UPDATE and rows per INSERT (24 parameters a row): below both databases' limits. */
-const ROWS_PER_STATEMENT = 500
+/** SQLite: rows per multi-row INSERT (25 parameters a row), far below its 32,766 parameters. */
+const SQLITE_ROWS_PER_INSERT = 500
+
+/** What a staged row stores, in order: the record's columns, then its key and its ingestion. */
+const COLUMNS = ["organization_id", ...USAGE_COLUMNS.map(([name]) => name), "source_key", "import_id"]
+const COLUMN_LIST = COLUMNS.join(", ")
+const PG_TYPES = ["text", ...USAGE_COLUMNS.map(([, type]) => type), "text", "text"]
+
+/**
+ * Postgres: a whole batch in one statement, one array parameter per column (a multi-row INSERT
+ * would bind 25 parameters a row and send a statement text that grows with the batch).
+ */
+const PG_INSERT = `INSERT INTO usage_records (${COLUMN_LIST}) SELECT * FROM unnest(${
+  PG_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(", ")
+})`
+
+/** SQLite: the INSERT of `rows` rows, built once per row count (all batches but the last are full). */
+const sqliteInserts = new Map<number, string>()
+const sqliteInsert = (rows: number) => {
+  let text = sqliteInserts.get(rows)
+  if (text === undefined) {
+    const row = `(${COLUMNS.map(() => "?").join(",")})`
+    text = `INSERT INTO usage_records (${COLUMN_LIST}) VALUES ${Array.from({ length: rows }, () => row).join(",")}`
+    sqliteInserts.set(rows, text)
+  }
+  return text
+}
 
 const notPending = (ingestionId: string) =>
   new Conflict({ message: `the ingestion ${ingestionId} is no longer pending (discarded as stale); nothing was ingested` })
@@ -60,20 +87,38 @@ export const make = Effect.gen(function*() {
       write(Effect.gen(function*() {
         const alive = yield* sql`UPDATE usage_imports SET heartbeat_at = ${isoText(now)} WHERE id = ${ingestionId} RETURNING id`
         if (alive.length === 0) return yield* Effect.fail(notPending(ingestionId))
-        for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
-          const chunk = rows.slice(at, at + ROWS_PER_STATEMENT)
-          // The visible records under these keys: published (no pending import) and not replaced yet.
-          yield* sql`UPDATE usage_records SET replaced_by = ${ingestionId}
-                     WHERE organization_id = ${organizationId} AND ${sql.in("source_key", chunk.map((row) => row.key))}
-                       AND replaced_by IS NULL AND (import_id IS NULL OR import_id <> ${ingestionId})`
-          yield* sql`INSERT INTO usage_records ${
-            sql.insert(chunk.map((row) => ({
-              ...usageRow(dialect.boolean, organizationId, row.record),
-              source_key: row.key,
-              import_id: ingestionId
-            })))
-          }`
+        if (rows.length === 0) return
+        // The visible records under these keys (published, not replaced yet), in one statement:
+        // the keys are one parameter, a JSON array on SQLite and an array on Postgres.
+        const keys = rows.map((row) => row.key)
+        yield* sql`UPDATE usage_records SET replaced_by = ${ingestionId}
+                   WHERE organization_id = ${organizationId} AND ${
+          sql.onDialectOrElse({
+            pg: () => sql`source_key = ANY(${arrayLiteral(keys)}::text[])`,
+            orElse: () => sql`source_key IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`
+          })
         }
+                     AND replaced_by IS NULL AND (import_id IS NULL OR import_id <> ${ingestionId})`
+        // The rows' values in one flat array, row after row: no object per row.
+        const values: Array<SqlValue> = []
+        for (const row of rows) {
+          values.push(organizationId)
+          usageValues(dialect.boolean, row.record, values)
+          values.push(row.key, ingestionId)
+        }
+        const width = COLUMNS.length
+        yield* sql.onDialectOrElse({
+          pg: () => sql.unsafe(PG_INSERT, COLUMNS.map((_, column) => arrayLiteral(values, column, width))),
+          orElse: () =>
+            Effect.forEach(
+              Array.from({ length: Math.ceil(rows.length / SQLITE_ROWS_PER_INSERT) }, (_, i) => i * SQLITE_ROWS_PER_INSERT),
+              (from) => {
+                const upTo = Math.min(rows.length, from + SQLITE_ROWS_PER_INSERT)
+                return sql.unsafe(sqliteInsert(upTo - from), values.slice(from * width, upTo * width))
+              },
+              { discard: true }
+            )
+        })
       }).pipe(errors.orUnavailable)).pipe(Effect.zipLeft(leaveLockFree)),
 
     publish: (ingestionId) =>

@@ -103,11 +103,36 @@ const fromColumn = (kind: Kind, value: unknown): unknown => {
   }
 }
 
-/** The columns of a usage record as stored; KeyedUsageRepo writes the same rows. */
+/** The columns of a usage record as stored. */
 export const usageRow = (boolean: (flag: boolean) => SqlValue, organizationId: OrganizationId, record: UsageRecord) => {
   const row: Record<string, SqlValue> = { organization_id: organizationId }
   for (const [field, kind] of FIELDS) row[field] = toColumn(kind, record[field], boolean)
   return row
+}
+
+/** Postgres's type of each kind of field (see the usage_records table). */
+const PG_TYPES: Record<Kind, string> = {
+  timestamp: "timestamptz",
+  number: "double precision",
+  text: "text",
+  boolean: "boolean",
+  json: "jsonb"
+}
+
+/** The stored fields of a usage record, in the order `usageValues` writes them, with their Postgres types. */
+export const USAGE_COLUMNS: ReadonlyArray<readonly [name: string, pgType: string]> = FIELDS.map(([field, kind]) =>
+  [field, PG_TYPES[kind]] as const
+)
+
+/**
+ * A usage record's stored values in USAGE_COLUMNS order, appended to `out` (bulk writers fill one
+ * flat array a batch, with no object per row).
+ */
+export const usageValues = (boolean: (flag: boolean) => SqlValue, record: UsageRecord, out: Array<SqlValue>) => {
+  for (let i = 0; i < FIELDS.length; i++) {
+    const [field, kind] = FIELDS[i]!
+    out.push(toColumn(kind, record[field], boolean))
+  }
 }
 
 /**
