@@ -8,6 +8,7 @@
  */
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Schema } from "effect"
+import { arrayLiteral } from "../../packages/store-sql/src/PgArrays.js"
 
 /** SQLite's limit on bound parameters in one statement. */
 const SQLITE_MAX_PARAMETERS = 32_766
@@ -73,30 +74,8 @@ export const unnestInsert = (table: string, columns: ReadonlyArray<string>, type
   return `INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${casts.join(", ")})`
 }
 
-const NEEDS_ESCAPE = /["\\]/
-const ESCAPED = /["\\]/g
-
-/**
- * A Postgres array literal (`{"a","1.5",NULL}`) of one column's values: each value quoted as
- * text, `"` and `\` escaped. node-postgres writes the same for a JS array, but several times
- * slower (two regex replacements per element), which made it most of the seeding time.
- */
-export const arrayLiteral = (values: ReadonlyArray<unknown>): string => {
-  const parts = new Array<string>(values.length)
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]
-    if (value === null || value === undefined) {
-      parts[i] = "NULL"
-      continue
-    }
-    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
-      throw new Error(`cannot write ${typeof value} into an array literal`)
-    }
-    const text = String(value)
-    parts[i] = `"${NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, "\\$&") : text}"`
-  }
-  return `{${parts.join(",")}}`
-}
+/** Postgres array literals (one home: the store's bulk staging writes the same). */
+export { arrayLiteral }
 
 /** One array literal per column, in `columns` order: what `unnest` takes. */
 export const columnArrays = (rows: ReadonlyArray<Row>, columns: ReadonlyArray<string>): Array<string> =>
