@@ -6,6 +6,18 @@ if (Number(process.versions.node.split(".")[0]) < 22) {
   console.error(`costline: Node.js 22 or newer is required (this is ${process.version}); in this repository, npm start and npm run costline use the Node it installs`)
   process.exit(1)
 }
+// `ingest dw` streams a million rows: V8 would let its young generation grow to 2 × 64 MB under
+// that allocation rate, a third of the peak RSS (issue 18: 440 → 306 MB on 200k queries with 4 MB
+// semi-spaces, the same CPU time). Heap sizes are fixed when V8 starts, so the command re-executes
+// itself in place (same pid, stdio and signals) with them; a size the user set wins, and a Node
+// without process.execve (before 22.15, Windows) runs as it is. See docs/decisions.md.
+const SEMI_SPACE_FLAG = "--max-semi-space-size"
+if (
+  process.argv[2] === "ingest" && process.argv[3] === "dw" && typeof process.execve === "function" &&
+  ![...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].some((flag) => flag.startsWith(SEMI_SPACE_FLAG))
+) {
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, `${SEMI_SPACE_FLAG}=4`, ...process.argv.slice(1)], process.env)
+}
 // V8's compiled code for the bundle (~5 MB), kept on disk between starts: about a fifth of a cold
 // start's CPU. In $NODE_COMPILE_CACHE, else <tmpdir>/node-compile-cache; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 const { enableCompileCache } = await import("node:module")

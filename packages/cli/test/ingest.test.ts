@@ -1,9 +1,9 @@
 /** `costline ingest dw`, run as a user runs it, on a SQLite file and on Postgres. */
 import { DwExportGenerator } from "@costline/core"
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { costline, scratchDir } from "./support.js"
+import { costline, costlineWith, scratchDir } from "./support.js"
 
 const ORG = "demo"
 const DATABASE = "sqlite:data/costline.db"
@@ -63,6 +63,28 @@ describe("costline ingest dw", () => {
       .toContain("cannot tell the format of m.txt")
     expect((await run(dir, "ingest", "dw", "--org", ORG, "--metering", "metering.csv", "--queries", "queries.jsonl", "--window", "soon")).stderr)
       .toContain("--window must be a number of days such as 30d, not 'soon'")
+  })
+})
+
+describe("costline ingest dw's heap", () => {
+  // A preloaded module records the V8 flags of the process that finally runs the command.
+  const flagsOf = async (nodeOptions: string, ...args: Array<string>) => {
+    const dir = scratchDir()
+    const probe = join(dir, "probe.cjs")
+    const out = join(dir, "flags.json")
+    writeFileSync(probe, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.execArgv)))`)
+    const result = await costlineWith(dir, { NODE_OPTIONS: `--require ${probe} ${nodeOptions}` }, ...args)
+    expect(result.code).toBe(0)
+    return JSON.parse(readFileSync(out, "utf8")) as Array<string>
+  }
+
+  it("runs with small semi-spaces (re-executed with --max-semi-space-size=4); other commands as started", async () => {
+    expect(await flagsOf("", "ingest", "dw", "--help")).toContain("--max-semi-space-size=4")
+    expect(await flagsOf("", "--version")).not.toContain("--max-semi-space-size=4")
+  })
+
+  it("a semi-space size the user set wins", async () => {
+    expect(await flagsOf("--max-semi-space-size=16", "ingest", "dw", "--help")).not.toContain("--max-semi-space-size=4")
   })
 })
 
