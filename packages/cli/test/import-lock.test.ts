@@ -4,7 +4,7 @@
  * server would. The imports hold the write lock for a short batch at a time, so the writes made
  * meanwhile succeed; and an import that fails late leaves nothing published and nothing staged.
  */
-import { Actor, CreateTeam, Insights, InsightUpsert, Teams } from "@costline/core"
+import { Actor, Insight, Insights, Team, Teams } from "@costline/core"
 import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest"
 import { insightLine } from "./support.js"
 import { count, eventually, ORG, start, useStores, writeUntil } from "./twoProcesses.js"
 
-const system = Actor.system()
+const system = Actor.Actor.system()
 const { seeded: prepare } = useStores()
 
 describe("imports beside another writer on one SQLite file", () => {
@@ -25,8 +25,8 @@ describe("imports beside another writer on one SQLite file", () => {
     const { finished, result } = start(dir, "insights", "import", "--org", ORG, "insights.jsonl")
     await eventually(async () => finished() || (await count(store, "insight_imports")) > 0, 120_000, "the import to stage")
     const upsert = (i: number) =>
-      store.runPromise(Effect.flatMap(Insights, (insights) =>
-        insights.upsert(system, ORG, Schema.decodeUnknownSync(InsightUpsert)(JSON.parse(insightLine(`API_${i}`))))))
+      store.runPromise(Effect.flatMap(Insights.Insights, (insights) =>
+        insights.upsert(system, ORG, Schema.decodeUnknownSync(Insight.InsightUpsert)(JSON.parse(insightLine(`API_${i}`))))))
     const outcomes = await writeUntil(finished, upsert)
     const { code, stdout } = await result
 
@@ -50,8 +50,8 @@ describe("imports beside another writer on one SQLite file", () => {
     const { finished, result } = start(dir, "insights", "import", "--org", ORG, "insights.jsonl")
     let staged = false
     await eventually(async () => (staged = (await count(store, "staged_insights")) > 0) || finished(), 120_000, "a staged batch")
-    const write = await store.runPromise(Effect.flatMap(Teams, (teams) =>
-      teams.create(system, ORG, Schema.decodeUnknownSync(CreateTeam)({ name: "written meanwhile" }))))
+    const write = await store.runPromise(Effect.flatMap(Teams.Teams, (teams) =>
+      teams.create(system, ORG, Schema.decodeUnknownSync(Team.CreateTeam)({ name: "written meanwhile" }))))
     const { code, stderr, stdout } = await result
 
     expect(code).toBe(1)
@@ -78,8 +78,8 @@ describe("imports beside another writer on one SQLite file", () => {
     const { finished, result } = start(dir, "usage", "import", "--org", ORG, "usage.jsonl")
     await eventually(async () => finished() || (await count(store, "usage_imports")) > 0, 120_000, "the import to stage")
     const createTeam = (i: number) =>
-      store.runPromise(Effect.flatMap(Teams, (teams) =>
-        teams.create(system, ORG, Schema.decodeUnknownSync(CreateTeam)({ name: `written meanwhile ${i}` }))))
+      store.runPromise(Effect.flatMap(Teams.Teams, (teams) =>
+        teams.create(system, ORG, Schema.decodeUnknownSync(Team.CreateTeam)({ name: `written meanwhile ${i}` }))))
     const outcomes = await writeUntil(finished, createTeam)
     const { code, stdout } = await result
 

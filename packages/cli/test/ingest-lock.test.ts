@@ -5,7 +5,7 @@
  * the earlier records until the ingestion publishes, then only the new ones; an interrupted
  * ingestion publishes nothing, leaves nothing staged, and the next one runs.
  */
-import { Actor, CreateTeam, DwExportGenerator, Teams, UsageRecordsRepo } from "@costline/core"
+import { Actor, DwExportGenerator, Team, Teams, UsageRepo } from "@costline/core"
 import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest"
 import { costline, scratchDir } from "./support.js"
 import { count, DATABASE, eventually, ORG, start, type Store, useStores, writeUntil } from "./twoProcesses.js"
 
-const system = Actor.system()
+const system = Actor.Actor.system()
 const { open } = useStores()
 const { generateExports, METERING_HEADER, QUERY_HEADER, toCsv } = DwExportGenerator
 
@@ -32,7 +32,7 @@ const queryIds = queriesCsv.trimEnd().split("\n").slice(1).map((line) => line.sp
  */
 const visible = (store: Store) =>
   store.runPromise(Effect.gen(function*() {
-    const repo = yield* UsageRecordsRepo
+    const repo = yield* UsageRepo.UsageRecordsRepo
     const seen = { count: 0, credits: 0 }
     yield* repo.scan({ organizationId: ORG, from: new Date("2024-03-01T00:00:00Z"), to: new Date("2024-04-01T00:00:00Z") }, (batch) =>
       Effect.sync(() => {
@@ -70,8 +70,8 @@ describe("ingest dw beside another writer on one SQLite file", () => {
 
     const reads: Array<{ count: number; credits: number }> = []
     const createTeam = (i: number) =>
-      store.runPromise(Effect.flatMap(Teams, (teams) =>
-        teams.create(system, ORG, Schema.decodeUnknownSync(CreateTeam)({ name: `written meanwhile ${i}` }))))
+      store.runPromise(Effect.flatMap(Teams.Teams, (teams) =>
+        teams.create(system, ORG, Schema.decodeUnknownSync(Team.CreateTeam)({ name: `written meanwhile ${i}` }))))
     const outcomes = await writeUntil(finished, createTeam, async () => {
       reads.push(await visible(store))
     })

@@ -4,7 +4,8 @@
  * `costline serve` would: opening the store, starting the command, polling, and writing until it
  * is done. `useStores()` registers the `afterEach` that disposes the stores a test opened.
  */
-import { CoreLive, type OrganizationId } from "@costline/core"
+import { Core } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Layer, ManagedRuntime } from "effect"
@@ -13,12 +14,12 @@ import { join } from "node:path"
 import { afterEach } from "vitest"
 import { BIN, costline, scratchDir } from "./support.js"
 
-export const ORG = "demo" as OrganizationId
+export const ORG = "demo" as Ids.OrganizationId
 export const DATABASE = "sqlite:data/costline.db"
 
 /** The other process: the store on the same file, as `costline serve` would open it. */
 const openStore = (dir: string) =>
-  ManagedRuntime.make(CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") }))))
+  ManagedRuntime.make(Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") }))))
 
 export type Store = ReturnType<typeof openStore>
 
