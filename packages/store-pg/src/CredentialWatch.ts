@@ -5,7 +5,7 @@
  * notifications (and of connections made): a notification arrives when the change commits.
  *
  * While the connection is not up (starting, lost, the server gone) the stamp is `undefined`, so
- * nothing is cached; a reconnection (with backoff) moves the stamp, because notifications sent
+ * nothing is cached; this instance's own revocations move the stamp at once; a reconnection (with backoff) moves the stamp, because notifications sent
  * meanwhile were lost. Closing ends the client without an `UNLISTEN` (a stopped server would never
  * answer one) and gives up after CLOSE_TIMEOUT, destroying the socket.
  */
@@ -100,6 +100,13 @@ export const make = (options: CredentialWatchOptions) =>
     )
     yield* Effect.forkScoped(Effect.repeat(attempt, Schedule.forever))
     return {
-      stamp: () => (state.listening === undefined ? undefined : state.count)
-    } satisfies CredentialChanges["Type"]
+      stamp: () => (state.listening === undefined ? undefined : state.count),
+      /**
+       * This instance's own change, when its statement returns: its next request must not wait
+       * for the notification (which still arrives, at commit, for a change inside a transaction).
+       */
+      changed: () => {
+        state.count++
+      }
+    } satisfies CredentialChanges["Type"] & { readonly changed: () => void }
   })

@@ -3,11 +3,11 @@
  * built. Any number of instances may share one database: each rule is one statement or one
  * transaction, and the audit cursor is safe under concurrent writers (see PgDialect).
  */
-import { CredentialChanges, StorePool, StoreUnavailable, Transactor } from "@costline/core"
+import { ApiKeysRepo, CredentialChanges, StorePool, StoreUnavailable, Transactor } from "@costline/core"
 import { makeStoreErrors, makeStoreLayer, makeTransactor, MIGRATIONS_TABLE, runMigrations, SqlDialect } from "@costline/store-sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
-import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { withStatementTimeout } from "./ConnectionUrl.js"
 import * as CredentialWatch from "./CredentialWatch.js"
@@ -111,16 +111,24 @@ const pool = (applicationName: string, max: number) =>
       }))
   )
 
-/** core's `CredentialChanges`, from a connection of its own, named apart from the pool's (StorePool counts those). */
+/**
+ * core's `CredentialChanges`, from a connection of its own, named apart from the pool's (StorePool
+ * counts those); and the `ApiKeysRepo` whose revocations move the stamp at once in this instance.
+ */
 const credentialChanges = (options: PgStoreOptions, applicationName: string) =>
-  Layer.scoped(
-    CredentialChanges,
-    CredentialWatch.make({
+  Layer.scopedContext(Effect.gen(function*() {
+    const watch = yield* CredentialWatch.make({
       url: typeof options.url === "string" ? options.url : Redacted.value(options.url),
       applicationName: `${applicationName}/credentials`,
       connectTimeout: Duration.decode(options.connectTimeout ?? Duration.seconds(5))
     })
-  )
+    const repo = yield* ApiKeysRepo
+    const apiKeys = ApiKeysRepo.of({
+      ...repo,
+      revoke: (organizationId, id, at) => Effect.ensuring(repo.revoke(organizationId, id, at), Effect.sync(watch.changed))
+    })
+    return Context.make(CredentialChanges, CredentialChanges.of({ stamp: watch.stamp })).pipe(Context.add(ApiKeysRepo, apiKeys))
+  }))
 
 /** Provides core's `Repositories`, the `SqlClient`, `StorePool` and (unless turned off) `CredentialChanges`. */
 export const layer = (options: PgStoreOptions) => {

@@ -83,6 +83,16 @@ it.live("a verified key is read once and reused; a revocation through another in
     expect(one.reads()).toBe(2)
   }).pipe(Effect.scoped))
 
+it.live("a key revoked through the same instance is refused at its next request, before the notification arrives", () =>
+  Effect.gen(function*() {
+    const one = yield* instance()
+    yield* until("the watcher listens", () => one.stamp() !== undefined)
+    const { key, token } = yield* one.run(createKey)
+    for (let i = 0; i < 3; i++) yield* one.run(authenticate(token))
+    yield* one.run(revoke(key))
+    expect(yield* one.run(refused(token))).toBe("Unauthorized")
+  }).pipe(Effect.scoped))
+
 it.live("with the cache turned off there is no watcher: every request reads its key", () =>
   Effect.gen(function*() {
     const one = yield* instance({ verifiedKeyCache: false })
