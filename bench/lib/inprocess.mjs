@@ -47,7 +47,9 @@ export const handlerOf = async (root, filename) => {
   const http = await import(join(root, "packages/http/dist/index.js"))
   if (filename.startsWith("postgres://")) {
     const { PgStore } = await import(join(root, "packages/store-pg/dist/index.js"))
-    return http.makeHandler({ store: PgStore.layer({ url: filename }), rateLimit: false, accessLog: true })
+    // As `costline serve` reads it: `COSTLINE_KEY_CACHE=off` measures a request that reads its key.
+    const verifiedKeyCache = process.env.COSTLINE_KEY_CACHE !== "off"
+    return http.makeHandler({ store: PgStore.layer({ url: filename, verifiedKeyCache }), rateLimit: false, accessLog: true })
   }
   const { SqliteStore } = await import(join(root, "packages/store-sqlite/dist/index.js"))
   return http.makeHandler({ store: SqliteStore.layer({ filename }), rateLimit: false, accessLog: true })
