@@ -44,6 +44,14 @@ const close = (client: pg.Client) =>
     Effect.ensuring(Effect.sync(() => (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()))
   )
 
+/** Whether migration 1800's trigger is on `api_keys` (as the connection's search_path finds it). */
+const notifies = (client: pg.Client) =>
+  Effect.tryPromise(() =>
+    client.query<{ readonly found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass('api_keys') AND tgname = 'api_keys_changed') AS found`
+    )
+  ).pipe(Effect.map((result) => result.rows[0]?.found === true))
+
 /** One connection: connects, listens, and returns when the connection ends (never fails). */
 const session = (options: CredentialWatchOptions, state: State, listened: () => void) =>
   Effect.gen(function*() {
@@ -75,6 +83,9 @@ const session = (options: CredentialWatchOptions, state: State, listened: () => 
     })
     yield* Effect.tryPromise(() => client.connect())
     yield* Effect.tryPromise(() => client.query(`LISTEN ${CREDENTIALS_CHANNEL}`))
+    // A database without migration 1800 (a store built with `migrate: false`) notifies nothing:
+    // listening there would keep revoked keys up to the 5 s bound. Not trusted until it has it.
+    while (!(yield* notifies(client))) yield* Effect.sleep(RECONNECT_MAX)
     if (yield* Deferred.isDone(ended)) return
     // Whatever was committed while no connection listened is unknown: older entries go.
     state.count++

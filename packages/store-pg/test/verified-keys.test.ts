@@ -29,6 +29,16 @@ const until = (what: string, condition: () => boolean) =>
     }
   })
 
+/** As `until`, for a condition the database answers. */
+const untilAnswered = <E, R>(what: string, condition: Effect.Effect<boolean, E, R>) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + 10_000
+    while (!(yield* condition)) {
+      if (Date.now() > deadline) return yield* Effect.die(new Error(`timed out waiting until ${what}`))
+      yield* pause(10)
+    }
+  })
+
 /** Core over a Postgres store whose key lookups are counted. */
 const instance = (options: Omit<PgStore.PgStoreOptions, "url"> & { readonly url?: string } = {}) =>
   Effect.gen(function*() {
@@ -130,6 +140,36 @@ it.scoped("while the watcher is disconnected nothing is reused, and a revocation
     yield* until("the watcher listens again", () => one.stamp() !== undefined)
     expect(yield* one.run(refused(token))).toBe("Unauthorized")
     expect(one.reads()).toBe(5)
+  }))
+
+// The TestClock holds the watcher's next look for the trigger until adjusted.
+it.scoped("a database without the notifying trigger (not migrated to 1800) is not trusted: nothing is reused until it has it", () =>
+  Effect.gen(function*() {
+    const admin = yield* instance({ verifiedKeyCache: false })
+    const unsafe = (statement: string) => admin.run(Effect.flatMap(SqlClient, (sql) => sql.unsafe(statement)))
+    yield* unsafe(`ALTER TRIGGER api_keys_changed ON api_keys RENAME TO api_keys_changed_away`)
+    const restore = unsafe(`ALTER TRIGGER api_keys_changed_away ON api_keys RENAME TO api_keys_changed`)
+    yield* Effect.addFinalizer(() => Effect.ignore(restore))
+
+    const one = yield* instance({ migrate: false })
+    yield* untilAnswered(
+      "the watcher has looked for the trigger",
+      admin.run(Effect.flatMap(SqlClient, (sql) =>
+        sql<{ readonly pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()
+          AND application_name LIKE '%/credentials' AND state = 'idle' AND query LIKE '%pg_trigger%'`)).pipe(
+        Effect.map((rows) => rows.length === 1)
+      )
+    )
+    const { token } = yield* one.run(createKey)
+    for (let i = 0; i < 3; i++) yield* one.run(authenticate(token))
+    expect(one.stamp()).toBeUndefined()
+    expect(one.reads()).toBe(3)
+
+    yield* restore
+    yield* TestClock.adjust("5 seconds")
+    yield* until("the watcher listens", () => one.stamp() !== undefined)
+    for (let i = 0; i < 3; i++) yield* one.run(authenticate(token))
+    expect(one.reads()).toBe(4)
   }))
 
 it.live("a stopped server turns the cache off until the watcher reconnects; closing with the server stopped does not hang", () =>
