@@ -20,7 +20,7 @@ afterAll(async () => {
 const watches = () =>
   Effect.runPromise(
     Layer.build(storeLayer({ _tag: "postgres", url: server.url })).pipe(
-      Effect.map((context) => Option.isSome(Context.getOption(context as Context.Context<never>, CredentialChanges))),
+      Effect.map((context) => Option.isSome(Context.getOption(context as Context.Context<never>, CredentialChanges.CredentialChanges))),
       Effect.scoped
     )
   )

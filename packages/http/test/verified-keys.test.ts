@@ -9,7 +9,7 @@
 /** The longest a revocation may take to reach another instance. */
 const VERIFIED_KEY_MAX_AGE = Duration.seconds(5)
 import { HttpServer } from "@effect/platform"
-import { ApiKeysRepo, CredentialChanges } from "@costline/core"
+import { CredentialChanges, IdentityRepo } from "@costline/core"
 import { contractSecrets } from "@costline/store-contract"
 import { serve } from "@costline/http"
 import { PgStore } from "@costline/store-pg"
@@ -59,9 +59,9 @@ const countedStore = (store: Layer.Layer<any, unknown>) =>
   Effect.gen(function*() {
     let reads = 0
     const counted = Layer.effect(
-      ApiKeysRepo,
-      Effect.map(ApiKeysRepo, (repo) =>
-        ApiKeysRepo.of({
+      IdentityRepo.ApiKeysRepo,
+      Effect.map(IdentityRepo.ApiKeysRepo, (repo) =>
+        IdentityRepo.ApiKeysRepo.of({
           ...repo,
           findByHash: (hash) =>
             Effect.suspend(() => {
@@ -71,7 +71,7 @@ const countedStore = (store: Layer.Layer<any, unknown>) =>
         }))
     ).pipe(Layer.provide(store))
     const context = yield* Layer.build(Layer.merge(store, counted))
-    const changes = Context.getOption(context as Context.Context<never>, CredentialChanges)
+    const changes = Context.getOption(context as Context.Context<never>, CredentialChanges.CredentialChanges)
     return {
       layer: Layer.succeedContext(context),
       reads: () => reads,

@@ -119,5 +119,5 @@ export const make = (options: CredentialWatchOptions) =>
       changed: () => {
         state.count++
       }
-    } satisfies CredentialChanges["Type"] & { readonly changed: () => void }
+    } satisfies CredentialChanges.CredentialChanges["Type"] & { readonly changed: () => void }
   })

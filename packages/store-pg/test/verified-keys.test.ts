@@ -4,7 +4,8 @@
  * watcher is not connected nothing is reused, and its reconnection drops what was kept before;
  * closing the store never waits on a server that is gone.
  */
-import { Actor, type ApiKey, ApiKeys, ApiKeysRepo, Auth, CoreLive, CredentialChanges } from "@costline/core"
+import { Actor, ApiKeys, Auth, Core, CredentialChanges, IdentityRepo } from "@costline/core"
+import type { Identity } from "@costline/core"
 import { freshOrganization } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
@@ -14,7 +15,7 @@ import { startPostgres } from "../../../test-support/postgres/server.js"
 import { useFreshDatabase } from "./support/database.js"
 
 const url = useFreshDatabase()
-const system = Actor.system()
+const system = Actor.Actor.system()
 
 /** Real time, whatever the test's clock: the watcher's connection runs on it. */
 const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
@@ -45,9 +46,9 @@ const instance = (options: Omit<PgStore.PgStoreOptions, "url"> & { readonly url?
     let reads = 0
     const store = PgStore.layer({ url, ...options })
     const counted = Layer.effect(
-      ApiKeysRepo,
-      Effect.map(ApiKeysRepo, (repo) =>
-        ApiKeysRepo.of({
+      IdentityRepo.ApiKeysRepo,
+      Effect.map(IdentityRepo.ApiKeysRepo, (repo) =>
+        IdentityRepo.ApiKeysRepo.of({
           ...repo,
           findByHash: (hash) =>
             Effect.suspend(() => {
@@ -56,8 +57,8 @@ const instance = (options: Omit<PgStore.PgStoreOptions, "url"> & { readonly url?
             })
         }))
     ).pipe(Layer.provide(store))
-    const context = yield* Layer.build(CoreLive.pipe(Layer.provideMerge(Layer.merge(store, counted))))
-    const changes = Context.getOption(context, CredentialChanges)
+    const context = yield* Layer.build(Core.layer.pipe(Layer.provideMerge(Layer.merge(store, counted))))
+    const changes = Context.getOption(context, CredentialChanges.CredentialChanges)
     return {
       reads: () => reads,
       stamp: () => (changes._tag === "Some" ? changes.value.stamp() : undefined),
@@ -67,11 +68,11 @@ const instance = (options: Omit<PgStore.PgStoreOptions, "url"> & { readonly url?
 
 const createKey = Effect.gen(function*() {
   const organization = yield* freshOrganization
-  return yield* (yield* ApiKeys).create(system, organization.id, { name: "ci", access: "admin", scopes: ["*"] })
+  return yield* (yield* ApiKeys.ApiKeys).create(system, organization.id, { name: "ci", access: "admin", scopes: ["*"] })
 })
-const revoke = (key: ApiKey) =>
-  Effect.flatMap(ApiKeys, (apiKeys) => apiKeys.revoke(system, key.organization_id, key.id))
-const authenticate = (token: string) => Effect.flatMap(Auth, (auth) => auth.authenticate(`Bearer ${token}`))
+const revoke = (key: Identity.ApiKey) =>
+  Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(system, key.organization_id, key.id))
+const authenticate = (token: string) => Effect.flatMap(Auth.Auth, (auth) => auth.authenticate(`Bearer ${token}`))
 const refused = (token: string) => Effect.map(Effect.flip(authenticate(token)), (error) => error._tag)
 
 it.live("a verified key is read once and reused; a revocation through another instance moves the stamp, and the next request is refused", () =>
