@@ -11,15 +11,8 @@
  * database in use would be. Page 1 and page 2,000 are requested in turn, so that whatever else the
  * machine does weighs on both alike. Results: a line per store, and bench/results/insights-depth.json.
  */
-import {
-  Actor,
-  ApiKeys,
-  CoreLive,
-  insightETag,
-  type OrganizationId,
-  Organizations,
-  type Repositories
-} from "@costline/core"
+import { Actor, ApiKeys, Core, InsightETag, Organizations } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { makeHandler } from "@costline/http"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
@@ -39,10 +32,10 @@ const PAGE_SIZE = 50
 const DEEP_PAGE = INSIGHTS / PAGE_SIZE
 const SAMPLES = 201
 const BATCH = 1_000
-const ORG = "bench" as OrganizationId
+const ORG = "bench" as Ids.OrganizationId
 const START = Date.parse("2024-01-01T00:00:00Z")
 
-type Store = Layer.Layer<Repositories | SqlClient, unknown>
+type Store = Layer.Layer<Core.Repositories | SqlClient, unknown>
 
 interface Target {
   readonly name: string
@@ -78,15 +71,15 @@ const row = (index: number, boolean: Target["boolean"]) => {
     create_time: at,
     update_time: at,
     view_count: 0,
-    etag: insightETag(content)
+    etag: InsightETag.forInsight(content)
   }
 }
 
 /** The organization, an admin key, and every insight; returns the key's token. */
 const seed = (target: Target) =>
   Effect.gen(function*() {
-    yield* (yield* Organizations).create({ id: ORG, name: "Bench" })
-    const { token } = yield* (yield* ApiKeys).create(Actor.system(), ORG, { name: "bench", access: "admin", scopes: ["*"] })
+    yield* (yield* Organizations.Organizations).create({ id: ORG, name: "Bench" })
+    const { token } = yield* (yield* ApiKeys.ApiKeys).create(Actor.Actor.system(), ORG, { name: "bench", access: "admin", scopes: ["*"] })
     const sql = yield* SqlClient
     for (let from = 0; from < INSIGHTS; from += BATCH) {
       const rows = Array.from({ length: BATCH }, (_, n) => row(from + n, target.boolean))
@@ -94,7 +87,7 @@ const seed = (target: Target) =>
     }
     yield* sql`ANALYZE`
     return token
-  }).pipe(Effect.provide(CoreLive.pipe(Layer.provideMerge(target.store()))), Effect.scoped, Effect.runPromise)
+  }).pipe(Effect.provide(Core.layer.pipe(Layer.provideMerge(target.store()))), Effect.scoped, Effect.runPromise)
 
 const percentile = (samples: ReadonlyArray<number>, p: number) => {
   const sorted = [...samples].sort((a, b) => a - b)

@@ -2,7 +2,7 @@
  * What the examples' tests share: temporary files, a SQLite store with a tenant in it, a server
  * on a free port, and the checks every host application that mounts costline must pass.
  */
-import type { Repositories } from "@costline/core"
+import type { Core } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import type { Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -26,11 +26,11 @@ export const useTempDirectory = (): ((name: string) => string) => {
  * A SQLite file removed after the test file: a file, not `:memory:`, because the tenant is made
  * on one connection and the API reads it on another, as `costline seed` and a server would.
  */
-export const useSqliteStore = (): Layer.Layer<Repositories, unknown> =>
+export const useSqliteStore = (): Layer.Layer<Core.Repositories, unknown> =>
   SqliteStore.layer({ filename: useTempDirectory()("costline.db") })
 
 /** A tenant with an admin key, made before the file's tests; read it inside a test. */
-export const useTenant = (store: Layer.Layer<Repositories, unknown>): (() => DemoTenant) => {
+export const useTenant = (store: Layer.Layer<Core.Repositories, unknown>): (() => DemoTenant) => {
   let tenant: DemoTenant | undefined
   beforeAll(async () => {
     tenant = await demoTenant(store, "example")

@@ -6,23 +6,8 @@
  * generators build decodes as `AuditRecord`s, `Insight`s and `UsageRecord`s. Both stores are
  * ANALYZEd afterwards, as a database in use would be.
  */
-import {
-  Actor,
-  ApiKeys,
-  AuditRecord,
-  CoreLive,
-  CreateUsageGroup,
-  CreateUsageGroupSet,
-  Insight,
-  insightETag,
-  InstallationRepo,
-  type OrganizationId,
-  Organizations,
-  PageToken,
-  type Repositories,
-  UsageGroups,
-  UsageRecord
-} from "@costline/core"
+import { Actor, ApiKeys, Audit, Core, Insight, InsightETag, Installation, Organizations, PageToken, Usage, UsageGroups } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
@@ -32,7 +17,7 @@ import { insertMany } from "./BulkInsert.js"
 import type { StoreTarget } from "./Stores.js"
 import { USAGE_MONTH, usageGroupInputs, usageRecord, usageRow } from "./UsageData.js"
 
-export const ORGANIZATION = "bench" as OrganizationId
+export const ORGANIZATION = "bench" as Ids.OrganizationId
 
 const START = Date.parse("2024-01-01T00:00:00Z")
 const RESOURCES = ["insights", "teams", "api_keys", "usage_group_sets", "ticket_links"] as const
@@ -95,11 +80,11 @@ export const insight = (n: number) => {
     first_viewed_at: null,
     last_viewed_at: null,
     view_count: 0,
-    etag: insightETag(editable)
+    etag: InsightETag.forInsight(editable)
   }
 }
 
-const storeLayer = (target: StoreTarget): Layer.Layer<Repositories | SqlClient, unknown> =>
+const storeLayer = (target: StoreTarget): Layer.Layer<Core.Repositories | SqlClient, unknown> =>
   target.kind === "sqlite"
     ? SqliteStore.layer({ filename: target.filename })
     : PgStore.layer({ url: target.url })
@@ -127,16 +112,16 @@ const auditTokenAt = (depth: number) =>
       orElse: () => sql<{ position: string }>`SELECT CAST(seq AS TEXT) AS position FROM audit_records
         WHERE organization_id = ${ORGANIZATION} ORDER BY seq LIMIT 1 OFFSET ${offset}`
     })
-    const secret = yield* (yield* InstallationRepo).cursorSecret
+    const secret = yield* (yield* Installation.InstallationRepo).cursorSecret
     return PageToken.encode(secret, { tenant: ORGANIZATION, binding: "asc", position })
   })
 
 /** The usage group set `usage_attribution` reads: 50 groups made through core, as a client would. */
 const usageGroupSet = Effect.gen(function*() {
-  const groups = yield* UsageGroups
-  const set = yield* groups.createSet(Actor.system(), ORGANIZATION, Schema.decodeUnknownSync(CreateUsageGroupSet)({ name: "Bench" }))
+  const groups = yield* UsageGroups.UsageGroups
+  const set = yield* groups.createSet(Actor.Actor.system(), ORGANIZATION, Schema.decodeUnknownSync(Usage.CreateUsageGroupSet)({ name: "Bench" }))
   for (const input of usageGroupInputs()) {
-    yield* groups.createGroup(Actor.system(), ORGANIZATION, set.id, Schema.decodeUnknownSync(CreateUsageGroup)(input))
+    yield* groups.createGroup(Actor.Actor.system(), ORGANIZATION, set.id, Schema.decodeUnknownSync(Usage.CreateUsageGroup)(input))
   }
   return set.id
 })
@@ -165,22 +150,22 @@ export interface Seeded {
  */
 export const seed = (target: StoreTarget, sizes: SeedSizes): Promise<Seeded> =>
   Effect.gen(function*() {
-    yield* (yield* Organizations).create({ id: ORGANIZATION, name: "Benchmark" })
-    const { token } = yield* (yield* ApiKeys).create(Actor.system(), ORGANIZATION, {
+    yield* (yield* Organizations.Organizations).create({ id: ORGANIZATION, name: "Benchmark" })
+    const { token } = yield* (yield* ApiKeys.ApiKeys).create(Actor.Actor.system(), ORGANIZATION, {
       name: "bench",
       access: "admin",
       scopes: ["*"]
     })
-    yield* insertMany({ table: "audit_records", count: sizes.auditRecords, make: auditRecord, schema: AuditRecord, toRow: auditRow })
+    yield* insertMany({ table: "audit_records", count: sizes.auditRecords, make: auditRecord, schema: Audit.AuditRecord, toRow: auditRow })
     // better-sqlite3 cannot bind booleans.
     const boolean = target.kind === "sqlite" ? (value: boolean) => (value ? 1 : 0) : (value: boolean) => value
-    yield* insertMany({ table: "insights", count: sizes.insights, make: insight, schema: Insight, toRow: insightRow(boolean) })
+    yield* insertMany({ table: "insights", count: sizes.insights, make: insight, schema: Insight.Insight, toRow: insightRow(boolean) })
     const usageSetId = sizes.usageRecords > 0 ? yield* usageGroupSet : undefined
     yield* insertMany({
       table: "usage_records",
       count: sizes.usageRecords,
       make: usageRecord,
-      schema: UsageRecord,
+      schema: Usage.UsageRecord,
       toRow: usageRow(ORGANIZATION)
     })
     const sql = yield* SqlClient
@@ -192,4 +177,4 @@ export const seed = (target: StoreTarget, sizes: SeedSizes): Promise<Seeded> =>
       insightIds: ids.map((row) => row.id),
       usage: usageSetId === undefined ? undefined : { setId: usageSetId, month: USAGE_MONTH, records: sizes.usageRecords }
     }
-  }).pipe(Effect.provide(CoreLive.pipe(Layer.provideMerge(storeLayer(target)))), Effect.scoped, Effect.runPromise)
+  }).pipe(Effect.provide(Core.layer.pipe(Layer.provideMerge(storeLayer(target)))), Effect.scoped, Effect.runPromise)

@@ -4,7 +4,7 @@
  * AND of two dimensions) that overlap, so precedence matters and some usage is left over. Every
  * value is a pure function of its index: the same data on every store and every run.
  */
-import { type OrganizationId, type UsageRecord } from "@costline/core"
+import type { Ids, Usage } from "@costline/core"
 
 export const USAGE_MONTH = "2024-05"
 export const MONTH_WITHOUT_USAGE = "2024-04"
@@ -46,10 +46,10 @@ const COLUMNS = [
   "start_time", "credits", "warehouse_name", "warehouse_size", "user_name", "role_name", "database_name",
   "schema_name", "query_tag", "query_type", "service_type", "is_serverless", "execution_time_ms", "bytes_scanned",
   "accessed_databases", "tags", "dbt_project", "dbt_model", "account_name", "region", "dw_organization_name"
-] as const satisfies ReadonlyArray<keyof UsageRecord>
+] as const satisfies ReadonlyArray<keyof Usage.UsageRecord>
 
 /** The store's row for a record, as `UsageRecordsRepo.insert` writes it: JSON as text. */
-export const usageRow = (organizationId: OrganizationId) => (record: ReturnType<typeof usageRecord>) => {
+export const usageRow = (organizationId: Ids.OrganizationId) => (record: ReturnType<typeof usageRecord>) => {
   const values: Record<string, unknown> = record
   const row: Record<string, unknown> = { organization_id: organizationId }
   for (const column of COLUMNS) row[column] = values[column] ?? null

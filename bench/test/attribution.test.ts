@@ -2,7 +2,8 @@
  * The baseline's attribution must be costline's: the same group for every record, the same
  * totals and budget states, or `usage_attribution`'s ratio compares different work.
  */
-import { UsageAttribution, UsageBudget, UsageFilter, type UsageGroupId } from "@costline/core"
+import { UsageAttribution, UsageBudget, UsageFilter } from "@costline/core"
+import type { Usage } from "@costline/core"
 import { DateTime, Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { budgetState, compileFilter, makeAttribution } from "../baseline/attribution.mjs"
@@ -10,7 +11,7 @@ import { usageGroupInputs, usageRecord } from "../lib/UsageData.js"
 
 /** A group as the store hands it over: the filter in its normalised, validated form. */
 const group = (input: any, i: number) => ({
-  id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}` as UsageGroupId,
+  id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}` as Usage.UsageGroupId,
   name: input.name as string,
   order: input.order as number,
   budget: input.budget as number | null,

@@ -3,7 +3,7 @@
  * different things: its page tokens open costline's and costline opens its, and its ETags are
  * costline's ETags.
  */
-import { ETag, insightETag, PageToken } from "@costline/core"
+import { ETag, InsightETag, PageToken } from "@costline/core"
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { pageTokens } from "../baseline/auth.mjs"
@@ -60,7 +60,7 @@ describe("baseline ETags", () => {
   it("are the ETag costline computes for an insight's state", () => {
     for (let n = 0; n < 20; n++) {
       const seeded = insight(n)
-      expect(etagOf(seeded)).toBe(insightETag(seeded))
+      expect(etagOf(seeded)).toBe(InsightETag.forInsight(seeded))
       expect(etagOf(seeded)).toBe(seeded.etag)
     }
   })

@@ -5,7 +5,7 @@
  *
  * The child runs the compiled example (examples/dist), built here from the sources first.
  */
-import { CoreLive } from "@costline/core"
+import { Core } from "@costline/core"
 import { drainExport, ids, recordChange } from "@costline/store-contract"
 import { makeHandler } from "@costline/http"
 import { Effect, Layer, ManagedRuntime } from "effect"
@@ -26,7 +26,7 @@ const store = useSqliteStore()
 const tenant = useTenant(store)
 const costline = makeHandler({ store, rateLimit: false })
 const origin = useListening(createServer(costline))
-const writer = ManagedRuntime.make(CoreLive.pipe(Layer.provideMerge(store)))
+const writer = ManagedRuntime.make(Core.layer.pipe(Layer.provideMerge(store)))
 const file = useTempDirectory()
 const files = { sink: file("audit.jsonl"), state: file("audit.checkpoint.json") }
 

@@ -1,5 +1,6 @@
 /** The same program, the same results, on SQLite and on Postgres: only the store layer differs. */
-import { Actor, AuditLog, type OrganizationId, type Repositories } from "@costline/core"
+import { Actor, AuditLog } from "@costline/core"
+import type { Core, Ids } from "@costline/core"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
 import type { SqlClient } from "@effect/sql"
@@ -11,7 +12,7 @@ import { countReports, publishReport } from "./reports.js"
 
 const postgresUrl = useFreshDatabase()
 
-const stores: ReadonlyArray<readonly [string, () => Layer.Layer<Repositories | SqlClient.SqlClient, unknown>]> = [
+const stores: ReadonlyArray<readonly [string, () => Layer.Layer<Core.Repositories | SqlClient.SqlClient, unknown>]> = [
   ["SQLite", () => SqliteStore.layer({ filename: ":memory:" })],
   ["Postgres", () => PgStore.layer({ url: postgresUrl })]
 ]
@@ -48,9 +49,9 @@ describe.each(stores)("embedding core on %s", (_name, store) => {
 
   it("publishes a report and its audit record together, or neither", async () => {
     const outcome = await Effect.runPromise(Effect.gen(function*() {
-      const organization = yield* costCentreReport("acme-reports").pipe(Effect.as("acme-reports" as OrganizationId))
-      const again = yield* Effect.flip(publishReport(Actor.system(), organization, { id: "cost-centres-2024-05", title: "Again" }))
-      const audited = yield* Effect.flatMap(AuditLog, (audit) =>
+      const organization = yield* costCentreReport("acme-reports").pipe(Effect.as("acme-reports" as Ids.OrganizationId))
+      const again = yield* Effect.flip(publishReport(Actor.Actor.system(), organization, { id: "cost-centres-2024-05", title: "Again" }))
+      const audited = yield* Effect.flatMap(AuditLog.AuditLog, (audit) =>
         audit.export(organization, { filters: { table_name_in: ["finops_reports"] }, order: "asc", pageToken: undefined, maxResults: 10 }))
       return { failure: again._tag, reports: yield* countReports(organization), audited: audited.items.length }
     }).pipe(Effect.provide(coreOn(store()))))

@@ -6,22 +6,8 @@
  * The program names only core's services; which store it runs on is decided where it is run
  * (`coreOn`), so the same code runs on SQLite and on Postgres.
  */
-import {
-  Actor,
-  Attribution,
-  AuditLog,
-  type AuditRecord,
-  CoreLive,
-  CreateUsageGroup,
-  CreateUsageGroupSet,
-  type FilterExpression,
-  Month,
-  Organizations,
-  type Repositories,
-  UsageFilter,
-  UsageGroups,
-  UsageImport
-} from "@costline/core"
+import { Actor, Attribution, AuditLog, Core, Organizations, Usage, UsageFilter, UsageGroups, UsageImport, UsageMonth } from "@costline/core"
+import type { Audit } from "@costline/core"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema, Stream } from "effect"
 import { createReportsTable, publishReport } from "./reports.js"
@@ -30,13 +16,13 @@ import { createReportsTable, publishReport } from "./reports.js"
  * Every core service over `store`, and what the store provides beside them: its Transactor, and
  * its SqlClient for the service's own tables.
  */
-export const coreOn = <E>(store: Layer.Layer<Repositories | SqlClient.SqlClient, E>) =>
-  CoreLive.pipe(Layer.provideMerge(store))
+export const coreOn = <E>(store: Layer.Layer<Core.Repositories | SqlClient.SqlClient, E>) =>
+  Core.layer.pipe(Layer.provideMerge(store))
 
 /** Who this service is in the audit log. */
-const actor = new Actor({ changedBy: "finops-service", changedByType: "system", requestId: null })
+const actor = new Actor.Actor({ changedBy: "finops-service", changedByType: "system", requestId: null })
 
-export const MONTH = Schema.decodeSync(Month)("2024-05")
+export const MONTH = Schema.decodeSync(UsageMonth.Month)("2024-05")
 
 /** A month of usage as a usage file (JSON Lines), the form `costline usage import` takes too. */
 export const USAGE = [
@@ -60,20 +46,20 @@ export interface CostCentreReport {
   }>
   readonly unattributed: { readonly credits: number; readonly records: number }
   /** The organization's audit log, oldest first. */
-  readonly auditLog: ReadonlyArray<AuditRecord>
+  readonly auditLog: ReadonlyArray<Audit.AuditRecord>
 }
 
 /** Sets up the cost centres of a new organization and reports on its month of usage. */
 export const costCentreReport = (organizationId: string) =>
   Effect.gen(function*() {
-    const organizations = yield* Organizations
-    const usageGroups = yield* UsageGroups
+    const organizations = yield* Organizations.Organizations
+    const usageGroups = yield* UsageGroups.UsageGroups
     const organization = yield* organizations.create({ id: organizationId, name: "Acme" })
 
     // Groups are matched in `order`: the first whose filter matches a usage record gets it.
-    const set = yield* usageGroups.createSet(actor, organization.id, new CreateUsageGroupSet({ name: "Cost centres" }))
-    const group = (name: string, order: number, budget: number | null, filter: FilterExpression) =>
-      usageGroups.createGroup(actor, organization.id, set.id, new CreateUsageGroup({ name, order, budget, filter_expression: filter }))
+    const set = yield* usageGroups.createSet(actor, organization.id, new Usage.CreateUsageGroupSet({ name: "Cost centres" }))
+    const group = (name: string, order: number, budget: number | null, filter: Usage.FilterExpression) =>
+      usageGroups.createGroup(actor, organization.id, set.id, new Usage.CreateUsageGroup({ name, order, budget, filter_expression: filter }))
     yield* group("Analytics", 0, 100, UsageFilter.and(UsageFilter.leaf(["warehouse_name"], "=", "ANALYTICS_WH")))
     yield* group("Data engineering", 1, 50, UsageFilter.or(
       UsageFilter.leaf(["warehouse_name"], "starts_with", "LOADING"),
@@ -82,14 +68,14 @@ export const costCentreReport = (organizationId: string) =>
     yield* group("Everyone else", 2, null, UsageFilter.and(UsageFilter.leaf(["user_name"], "is_null", false)))
 
     // Imports are all or nothing: one bad row and nothing is stored.
-    yield* Effect.flatMap(UsageImport, (usage) =>
+    yield* Effect.flatMap(UsageImport.UsageImport, (usage) =>
       usage.run(organization.id, { format: "jsonl", open: () => Stream.make(USAGE) }))
-    const attribution = yield* Effect.flatMap(Attribution, (attribution) => attribution.run(organization.id, set.id, MONTH))
+    const attribution = yield* Effect.flatMap(Attribution.Attribution, (attribution) => attribution.run(organization.id, set.id, MONTH))
 
     // The service's own resource, audited beside costline's changes (see reports.ts).
     yield* createReportsTable
     yield* publishReport(actor, organization.id, { id: `cost-centres-${MONTH}`, title: `Cost centres, ${MONTH}` })
-    const audit = yield* AuditLog
+    const audit = yield* AuditLog.AuditLog
     const auditLog = yield* audit.export(organization.id, { filters: {}, order: "asc", pageToken: undefined, maxResults: 500 })
 
     return {

@@ -3,7 +3,8 @@
  * store. Publishing writes the row and its audit record in one transaction: the report appears
  * in costline's audit export exactly when it exists, never one without the other.
  */
-import { type Actor, AlreadyExists, AuditLog, type OrganizationId, Transactor } from "@costline/core"
+import { AuditLog, Errors, Transactor } from "@costline/core"
+import type { Actor, Ids } from "@costline/core"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
@@ -22,11 +23,11 @@ export interface Report {
 }
 
 /** Publishing a report that exists fails with AlreadyExists, and leaves no audit record. */
-export const publishReport = (actor: Actor, organizationId: OrganizationId, report: Report) =>
+export const publishReport = (actor: Actor.Actor, organizationId: Ids.OrganizationId, report: Report) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const audit = yield* AuditLog
-    const tx = yield* Transactor
+    const audit = yield* AuditLog.AuditLog
+    const tx = yield* Transactor.Transactor
     yield* tx.withTransaction(Effect.gen(function*() {
       // `recordChecked` validates the names: this resource kind is the host's, not costline's.
       yield* audit.recordChecked(actor, organizationId, {
@@ -40,11 +41,11 @@ export const publishReport = (actor: Actor, organizationId: OrganizationId, repo
                                   VALUES (${organizationId}, ${report.id}, ${report.title})
                                   ON CONFLICT DO NOTHING RETURNING id`
       // Failing rolls the transaction back, the audit record with it.
-      if (inserted.length === 0) return yield* new AlreadyExists({ message: `report ${report.id} is already published` })
+      if (inserted.length === 0) return yield* new Errors.AlreadyExists({ message: `report ${report.id} is already published` })
     }))
   })
 
-export const countReports = (organizationId: OrganizationId) =>
+export const countReports = (organizationId: Ids.OrganizationId) =>
   Effect.map(
     Effect.flatMap(SqlClient.SqlClient, (sql) =>
       sql<{ readonly id: string }>`SELECT id FROM finops_reports WHERE organization_id = ${organizationId}`),

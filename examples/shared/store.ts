@@ -3,7 +3,7 @@
  * file, or `:memory:`, that the example names), Postgres when `COSTLINE_DATABASE_URL` is a
  * `postgres://` URL. Nothing else in an example changes with it.
  */
-import type { Repositories } from "@costline/core"
+import type { Core } from "@costline/core"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
 import type { SqlClient } from "@effect/sql"
@@ -11,7 +11,7 @@ import type { Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 
-export const storeFromEnvironment = (sqliteFile: string): Layer.Layer<Repositories | SqlClient.SqlClient, unknown> => {
+export const storeFromEnvironment = (sqliteFile: string): Layer.Layer<Core.Repositories | SqlClient.SqlClient, unknown> => {
   const url = process.env["COSTLINE_DATABASE_URL"]
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) return PgStore.layer({ url })
   if (sqliteFile !== ":memory:") mkdirSync(dirname(sqliteFile), { recursive: true })

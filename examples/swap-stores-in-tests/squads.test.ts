@@ -5,7 +5,8 @@
  * `@costline/store-contract` brings the helpers: `freshOrganization` keeps tests that share a
  * database apart, `drainExport` reads the audit log as a poller would.
  */
-import { Actor, CoreLive, type OrganizationId, type Repositories, Users } from "@costline/core"
+import { Actor, Core, Users } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { drainExport, freshOrganization, memberActor } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
@@ -16,7 +17,7 @@ import { createSquad } from "./squads.js"
 
 const postgresUrl = useFreshDatabase()
 
-const stores: Record<string, () => Layer.Layer<Repositories, unknown>> = {
+const stores: Record<string, () => Layer.Layer<Core.Repositories, unknown>> = {
   "SQLite :memory:": () => SqliteStore.layer({ filename: ":memory:" }),
   Postgres: () => PgStore.layer({ url: postgresUrl })
 }
@@ -25,19 +26,19 @@ const stores: Record<string, () => Layer.Layer<Repositories, unknown>> = {
  * The signed-in admin making the changes, added by the operator first: core bounds what an actor
  * may grant by the roles its user holds in the store.
  */
-const signedInLead = (organizationId: OrganizationId) =>
+const signedInLead = (organizationId: Ids.OrganizationId) =>
   Effect.gen(function*() {
-    const user = yield* (yield* Users).add(Actor.system(), organizationId, { email: "lead@example.com", role: "admin" })
+    const user = yield* (yield* Users.Users).add(Actor.Actor.system(), organizationId, { email: "lead@example.com", role: "admin" })
     return memberActor(organizationId, user.email, ["admin"], user.id)
   })
 
-const addUsers = (lead: Actor, organizationId: OrganizationId, emails: ReadonlyArray<string>) =>
-  Effect.flatMap(Users, (users) =>
+const addUsers = (lead: Actor.Actor, organizationId: Ids.OrganizationId, emails: ReadonlyArray<string>) =>
+  Effect.flatMap(Users.Users, (users) =>
     Effect.forEach(emails, (email) => users.add(lead, organizationId, { email, role: "viewer" }), { discard: true }))
 
 for (const [name, store] of Object.entries(stores)) {
   // One store per suite, built before its tests and closed after them.
-  layer(CoreLive.pipe(Layer.provideMerge(store())), { timeout: "60 seconds" })(`squads on ${name}`, (it) => {
+  layer(Core.layer.pipe(Layer.provideMerge(store())), { timeout: "60 seconds" })(`squads on ${name}`, (it) => {
     it.effect("creates the team and its members, each change audited", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization

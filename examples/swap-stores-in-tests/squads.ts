@@ -3,16 +3,8 @@
  * its members, all or nothing. It runs in one store transaction, so it behaves the same on every
  * store, which is what squads.test.ts checks on SQLite and on Postgres.
  */
-import {
-  type Actor,
-  AddTeamMember,
-  CreateTeam,
-  type OrganizationId,
-  type Team,
-  TeamMembers,
-  Teams,
-  Transactor
-} from "@costline/core"
+import { Team, TeamMembers, Teams, Transactor } from "@costline/core"
+import type { Actor, Ids } from "@costline/core"
 import { Effect } from "effect"
 
 export interface Squad {
@@ -22,18 +14,18 @@ export interface Squad {
 }
 
 /** The team with every member, or (any failure) no team at all. */
-export const createSquad = (actor: Actor, organizationId: OrganizationId, squad: Squad) =>
+export const createSquad = (actor: Actor.Actor, organizationId: Ids.OrganizationId, squad: Squad) =>
   Effect.gen(function*() {
-    const tx = yield* Transactor
-    const teams = yield* Teams
-    const members = yield* TeamMembers
+    const tx = yield* Transactor.Transactor
+    const teams = yield* Teams.Teams
+    const members = yield* TeamMembers.TeamMembers
     return yield* tx.withTransaction(Effect.gen(function*() {
-      const team = yield* teams.create(actor, organizationId, new CreateTeam({ name: squad.name }))
+      const team = yield* teams.create(actor, organizationId, new Team.CreateTeam({ name: squad.name }))
       yield* Effect.forEach(
         squad.members,
-        (identifier) => members.add(actor, organizationId, team.id, new AddTeamMember({ identifier })),
+        (identifier) => members.add(actor, organizationId, team.id, new Team.AddTeamMember({ identifier })),
         { discard: true }
       )
-      return team satisfies Team
+      return team satisfies Team.Team
     }))
   })

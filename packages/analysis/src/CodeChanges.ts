@@ -4,17 +4,7 @@
  * rewriter when none is configured; either way it must parse and differ from the original, and it
  * is returned with a unified diff for a person to review. Nothing is cached or logged.
  */
-import {
-  CodeChange,
-  type CodeChangeError,
-  type CodeChangeRequest,
-  CodeChanges,
-  type GeneratedBy,
-  ModelOutputInvalid,
-  QUERY_LEVEL_INSIGHT_TYPES,
-  type QueryInsightType,
-  ValidationFailed
-} from "@costline/core"
+import { Errors, QueryAnalysis } from "@costline/core"
 import { createTwoFilesPatch } from "diff"
 import { Context, Effect, Either, Layer } from "effect"
 import { detect, ruleFor } from "./Detect.js"
@@ -27,13 +17,13 @@ import { checkSuggestion, type Suggestion } from "./Suggestion.js"
 
 /** Where suggestions come from: the built-in rewriter or a language model. */
 interface Suggester {
-  readonly generatedBy: GeneratedBy
-  readonly supports: (insightType: QueryInsightType) => boolean
+  readonly generatedBy: QueryAnalysis.GeneratedBy
+  readonly supports: (insightType: QueryAnalysis.QueryInsightType) => boolean
   readonly suggest: (
-    request: CodeChangeRequest,
+    request: QueryAnalysis.CodeChangeRequest,
     query: ParsedQuery,
     finding: Finding | undefined
-  ) => Effect.Effect<Suggestion, CodeChangeError>
+  ) => Effect.Effect<Suggestion, QueryAnalysis.CodeChangeError>
 }
 
 const builtin: Suggester = {
@@ -46,7 +36,7 @@ const MODEL_WARNING = "Written by a language model: check that it returns the sa
 
 const fromModel = (model: Context.Tag.Service<LanguageModel>): Suggester => ({
   generatedBy: model.generatedBy,
-  supports: (insightType) => QUERY_LEVEL_INSIGHT_TYPES.has(insightType),
+  supports: (insightType) => QueryAnalysis.QUERY_LEVEL_INSIGHT_TYPES.has(insightType),
   suggest: (request, query, finding) =>
     model.complete(buildPrompt({
       queryText: query.text,
@@ -57,7 +47,7 @@ const fromModel = (model: Context.Tag.Service<LanguageModel>): Suggester => ({
     })).pipe(
       Effect.flatMap((answer) =>
         Either.match(readAnswer(answer), {
-          onLeft: (message) => Effect.fail(new ModelOutputInvalid({ message })),
+          onLeft: (message) => Effect.fail(new QueryAnalysis.ModelOutputInvalid({ message })),
           onRight: (read) => Effect.succeed({ ...read, warnings: [MODEL_WARNING] })
         })
       )
@@ -69,9 +59,9 @@ export const queryDiff = (original: string, suggested: string): string =>
   createTwoFilesPatch("original.sql", "suggested.sql", `${original}\n`, `${suggested}\n`)
 
 /** The request must name an opportunity a rewrite can fix and, if the text alone shows it, that the query has. */
-const findingToFix = (query: ParsedQuery, insightType: QueryInsightType) => {
-  if (!QUERY_LEVEL_INSIGHT_TYPES.has(insightType)) {
-    return Either.left(ValidationFailed.single(
+const findingToFix = (query: ParsedQuery, insightType: QueryAnalysis.QueryInsightType) => {
+  if (!QueryAnalysis.QUERY_LEVEL_INSIGHT_TYPES.has(insightType)) {
+    return Either.left(Errors.ValidationFailed.single(
       "insight_type",
       "not_query_level",
       `${insightType} is not fixed by rewriting the query: it concerns the warehouse or how often the query runs`
@@ -79,13 +69,13 @@ const findingToFix = (query: ParsedQuery, insightType: QueryInsightType) => {
   }
   const finding = detect(query, {}).find((found) => found.insight_type === insightType)
   if (finding === undefined && ruleFor(insightType).basis === "sql") {
-    return Either.left(ValidationFailed.single("insight_type", "not_found", `the query shows no ${insightType}`))
+    return Either.left(Errors.ValidationFailed.single("insight_type", "not_found", `the query shows no ${insightType}`))
   }
   return Either.right(finding)
 }
 
 export const make = (suggester: Suggester) =>
-  CodeChanges.of({
+  QueryAnalysis.CodeChanges.of({
     generatedBy: suggester.generatedBy,
     supports: suggester.supports,
     generate: (request) =>
@@ -94,8 +84,8 @@ export const make = (suggester: Suggester) =>
         const finding = yield* findingToFix(query, request.insight_type)
         const suggestion = yield* suggester.suggest(request, query, finding)
         const checkWarnings = yield* Either.mapLeft(checkSuggestion(query, suggestion.sql), (reason) =>
-          new ModelOutputInvalid({ message: `${suggester.generatedBy.provider} produced an unusable suggestion: ${reason}` }))
-        return new CodeChange({
+          new QueryAnalysis.ModelOutputInvalid({ message: `${suggester.generatedBy.provider} produced an unusable suggestion: ${reason}` }))
+        return new QueryAnalysis.CodeChange({
           original_query: query.text,
           suggested_query: suggestion.sql,
           diff: queryDiff(query.text, suggestion.sql),
@@ -109,10 +99,10 @@ export const make = (suggester: Suggester) =>
   })
 
 /** Code changes from the built-in deterministic rewriter. */
-export const layerDeterministic: Layer.Layer<CodeChanges> = Layer.succeed(CodeChanges, make(builtin))
+export const layerDeterministic: Layer.Layer<QueryAnalysis.CodeChanges> = Layer.succeed(QueryAnalysis.CodeChanges, make(builtin))
 
 /** Code changes from the LanguageModel in context. */
-export const layerWithModel: Layer.Layer<CodeChanges, never, LanguageModel> = Layer.effect(
-  CodeChanges,
+export const layerWithModel: Layer.Layer<QueryAnalysis.CodeChanges, never, LanguageModel> = Layer.effect(
+  QueryAnalysis.CodeChanges,
   Effect.map(LanguageModel, (model) => make(fromModel(model)))
 )

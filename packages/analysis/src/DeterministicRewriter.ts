@@ -2,7 +2,7 @@
  * The built-in provider: rule-based rewrites that need no model and give the same answer every
  * time. It handles the opportunities whose fix follows from the SQL alone and refuses the rest.
  */
-import type { GeneratedBy, QueryInsightType, TableColumns, ValidationFailed } from "@costline/core"
+import type { Errors, QueryAnalysis } from "@costline/core"
 import type { Either } from "effect"
 import { addLimit } from "./rewrites/AddLimit.js"
 import { markCartesianJoin, markPartitionFilter } from "./rewrites/Annotations.js"
@@ -13,9 +13,9 @@ import type { ParsedQuery } from "./SqlParse.js"
 import { tokenize } from "./SqlTokens.js"
 import type { Suggestion } from "./Suggestion.js"
 
-export const DETERMINISTIC_REWRITER: GeneratedBy = { provider: "builtin", model: "deterministic-rewriter" }
+export const DETERMINISTIC_REWRITER: QueryAnalysis.GeneratedBy = { provider: "builtin", model: "deterministic-rewriter" }
 
-const REWRITES: Partial<Record<QueryInsightType, Rewrite>> = {
+const REWRITES: Partial<Record<QueryAnalysis.QueryInsightType, Rewrite>> = {
   select_star: expandStars,
   union_without_all: unionAll,
   unbounded_sort: addLimit,
@@ -23,13 +23,13 @@ const REWRITES: Partial<Record<QueryInsightType, Rewrite>> = {
   poor_partition_pruning: markPartitionFilter
 }
 
-export const deterministicFixes: ReadonlySet<QueryInsightType> = new Set(Object.keys(REWRITES) as Array<QueryInsightType>)
+export const deterministicFixes: ReadonlySet<QueryAnalysis.QueryInsightType> = new Set(Object.keys(REWRITES) as Array<QueryAnalysis.QueryInsightType>)
 
 export const rewrite = (
   query: ParsedQuery,
-  insightType: QueryInsightType,
-  tables: TableColumns | undefined
-): Either.Either<Suggestion, ValidationFailed> => {
+  insightType: QueryAnalysis.QueryInsightType,
+  tables: QueryAnalysis.TableColumns | undefined
+): Either.Either<Suggestion, Errors.ValidationFailed> => {
   const fix = REWRITES[insightType]
   if (fix === undefined) {
     const message = `the built-in rewriter cannot fix ${insightType}; configure a language model ` +

@@ -2,7 +2,7 @@
  * A chat model that answers one prompt with text. Providers live beside it
  * (`OpenAiCompatible.ts`); `CodeChanges` decides what to ask and checks what comes back.
  */
-import type { GeneratedBy, ModelOutputInvalid, ModelUnavailable } from "@costline/core"
+import type { QueryAnalysis } from "@costline/core"
 import { Context, type Effect } from "effect"
 
 export interface Prompt {
@@ -14,7 +14,7 @@ export class LanguageModel extends Context.Tag("@costline/analysis/LanguageModel
   LanguageModel,
   {
     /** Who answers, reported as `generated_by` of a code change. */
-    readonly generatedBy: GeneratedBy
-    readonly complete: (prompt: Prompt) => Effect.Effect<string, ModelUnavailable | ModelOutputInvalid>
+    readonly generatedBy: QueryAnalysis.GeneratedBy
+    readonly complete: (prompt: Prompt) => Effect.Effect<string, QueryAnalysis.ModelUnavailable | QueryAnalysis.ModelOutputInvalid>
   }
 >() {}

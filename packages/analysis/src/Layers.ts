@@ -3,7 +3,7 @@
  * the OpenAI-compatible model when COSTLINE_LLM_BASE_URL and COSTLINE_LLM_MODEL are set, else the
  * built-in deterministic rewriter.
  */
-import type { CodeChanges, QueryAnalyzer } from "@costline/core"
+import type { QueryAnalysis } from "@costline/core"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { type ConfigError, Effect, Layer, Option } from "effect"
 import { layerDeterministic, layerWithModel } from "./CodeChanges.js"
@@ -12,7 +12,7 @@ import { config } from "./OpenAiCompatibleConfig.js"
 import * as QueryAnalyzerLive from "./QueryAnalyzer.js"
 
 /** CodeChanges with the provider the environment selects; the HTTP client is the host's choice. */
-export const CodeChangesFromEnv: Layer.Layer<CodeChanges, ConfigError.ConfigError, HttpClient.HttpClient> = Layer
+export const CodeChangesFromEnv: Layer.Layer<QueryAnalysis.CodeChanges, ConfigError.ConfigError, HttpClient.HttpClient> = Layer
   .unwrapEffect(
     Effect.map(config, Option.match({
       onNone: () => layerDeterministic,
@@ -21,7 +21,7 @@ export const CodeChangesFromEnv: Layer.Layer<CodeChanges, ConfigError.ConfigErro
   )
 
 /** QueryAnalyzer and CodeChanges from the environment, calling the model with `fetch`. */
-export const AnalysisLive: Layer.Layer<QueryAnalyzer | CodeChanges, ConfigError.ConfigError> =
+export const AnalysisLive: Layer.Layer<QueryAnalysis.QueryAnalyzer | QueryAnalysis.CodeChanges, ConfigError.ConfigError> =
   QueryAnalyzerLive.layer.pipe(
     Layer.provideMerge(CodeChangesFromEnv),
     Layer.provide(FetchHttpClient.layer)

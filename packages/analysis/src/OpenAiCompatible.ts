@@ -4,7 +4,7 @@
  * with jittered exponential backoff, waiting at least what `Retry-After` asks; the answer is
  * validated before use. The API key is sent as a bearer token and appears in no error or log.
  */
-import { ModelOutputInvalid, ModelUnavailable } from "@costline/core"
+import { QueryAnalysis } from "@costline/core"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, Data, Duration, Effect, Layer, Option, Ref, Schedule, Schema } from "effect"
 import { LanguageModel, type Prompt } from "./LanguageModel.js"
@@ -27,12 +27,12 @@ class RetryableFailure extends Data.TaggedError("RetryableFailure")<{
   readonly retryAfter: Duration.Duration | undefined
 }> {}
 
-type AttemptFailure = RetryableFailure | ModelUnavailable | ModelOutputInvalid
+type AttemptFailure = RetryableFailure | QueryAnalysis.ModelUnavailable | QueryAnalysis.ModelOutputInvalid
 
 const unreachable = new RetryableFailure({ reason: "connection_failed", status: undefined, retryAfter: undefined })
 
-const giveUp = (failure: RetryableFailure, attempts: number): ModelUnavailable =>
-  new ModelUnavailable({
+const giveUp = (failure: RetryableFailure, attempts: number): QueryAnalysis.ModelUnavailable =>
+  new QueryAnalysis.ModelUnavailable({
     reason: failure.reason,
     message: `the model provider ${
       failure.reason === "connection_failed" ? "could not be reached" : `answered HTTP ${failure.status}`
@@ -85,24 +85,24 @@ export const make = (settings: OpenAiCompatibleConfig) =>
           })
         }
         if (response.status < 200 || response.status >= 300) {
-          return yield* new ModelUnavailable({
+          return yield* new QueryAnalysis.ModelUnavailable({
             reason: "rejected",
             message: `the model provider rejected the request (HTTP ${response.status}); ` +
               "check the COSTLINE_LLM_* settings"
           })
         }
         const body = yield* response.json.pipe(
-          Effect.mapError(() => new ModelOutputInvalid({ message: "the model provider's answer is not JSON" }))
+          Effect.mapError(() => new QueryAnalysis.ModelOutputInvalid({ message: "the model provider's answer is not JSON" }))
         )
         const completion = yield* Schema.decodeUnknown(ChatCompletion)(body).pipe(
-          Effect.mapError(() => new ModelOutputInvalid({ message: "the model provider's answer is not a chat completion" }))
+          Effect.mapError(() => new QueryAnalysis.ModelOutputInvalid({ message: "the model provider's answer is not a chat completion" }))
         )
         return completion.choices[0].message.content
       }).pipe(
         Effect.timeoutFail({
           duration: settings.timeout,
           onTimeout: () =>
-            new ModelUnavailable({
+            new QueryAnalysis.ModelUnavailable({
               reason: "timeout",
               message: `the model provider did not answer within ${Duration.format(settings.timeout)}`
             })

@@ -2,12 +2,12 @@
  * What the language model is asked, and how its answer is read: one fenced SQL block with the
  * complete rewritten query, and a short explanation around it.
  */
-import type { Dialect, QueryInsightType, TableColumns } from "@costline/core"
+import type { QueryAnalysis } from "@costline/core"
 import { Either } from "effect"
 import type { Prompt } from "./LanguageModel.js"
 import type { Finding } from "./rules/index.js"
 
-const DIALECT_NAMES: Record<Dialect, string> = {
+const DIALECT_NAMES: Record<QueryAnalysis.Dialect, string> = {
   snowflake: "Snowflake",
   databricks: "Databricks SQL",
   bigquery: "BigQuery GoogleSQL",
@@ -15,7 +15,7 @@ const DIALECT_NAMES: Record<Dialect, string> = {
 }
 
 /** What to change, for opportunities the query text alone does not show (they need statistics). */
-const GUIDANCE: Record<QueryInsightType, string> = {
+const GUIDANCE: Record<QueryAnalysis.QueryInsightType, string> = {
   select_star: "Replace SELECT * with the columns the result needs.",
   cartesian_join: "Give every join a condition relating it to the other tables.",
   exploding_join: "The joins produce many more rows than they read: de-duplicate or aggregate a side before joining.",
@@ -39,11 +39,11 @@ const SYSTEM = [
 
 export interface PromptInput {
   readonly queryText: string
-  readonly dialect: Dialect
-  readonly insightType: QueryInsightType
+  readonly dialect: QueryAnalysis.Dialect
+  readonly insightType: QueryAnalysis.QueryInsightType
   /** What the analyzer found in the query for this type, when the text shows it. */
   readonly finding: Finding | undefined
-  readonly tables: TableColumns | undefined
+  readonly tables: QueryAnalysis.TableColumns | undefined
 }
 
 /** A code fence longer than any run of backticks in the text, so the text cannot close it early. */

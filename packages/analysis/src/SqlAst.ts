@@ -3,7 +3,7 @@
  * grammar (a column name is a string in one, `{ expr: { value } }` in another), so every rule reads
  * them through these helpers and never touches the raw shape.
  */
-import type { SourceLocation } from "@costline/core"
+import type { QueryAnalysis } from "@costline/core"
 
 export interface Node {
   readonly [key: string]: unknown
@@ -22,7 +22,7 @@ export const nameOf = (value: unknown): string | undefined => {
   return nameOf(value.expr)
 }
 
-export const locationOf = (node: Node): SourceLocation | undefined => {
+export const locationOf = (node: Node): QueryAnalysis.SourceLocation | undefined => {
   const start = isNode(node.loc) && isNode(node.loc.start) ? node.loc.start : undefined
   return typeof start?.line === "number" && typeof start.column === "number"
     ? { line: start.line, column: start.column }

@@ -3,7 +3,8 @@
  * the line and column where the text stops being SQL. Also the parameterized hash that groups
  * executions of the same query with different literals.
  */
-import { type Dialect, ValidationFailed } from "@costline/core"
+import { Errors } from "@costline/core"
+import type { QueryAnalysis } from "@costline/core"
 import { Either } from "effect"
 import type NodeSqlParser from "node-sql-parser"
 import { createHash } from "node:crypto"
@@ -13,7 +14,7 @@ import { tokenize } from "./SqlTokens.js"
 
 export interface ParsedQuery {
   readonly text: string
-  readonly dialect: Dialect
+  readonly dialect: QueryAnalysis.Dialect
   /** One parse tree per statement, in order. */
   readonly statements: ReadonlyArray<Node>
 }
@@ -23,7 +24,7 @@ export interface ParsedQuery {
  * parser has no Databricks grammar: Hive is Spark SQL's ancestor (RLIKE, backticks, date_sub),
  * and the Snowflake grammar covers what Hive's lacks (three-part Unity Catalog names, QUALIFY).
  */
-export const parserGrammars: Record<Dialect, readonly [string, ...Array<string>]> = {
+export const parserGrammars: Record<QueryAnalysis.Dialect, readonly [string, ...Array<string>]> = {
   snowflake: ["snowflake"],
   databricks: ["hive", "snowflake"],
   bigquery: ["bigquery"],
@@ -64,7 +65,7 @@ const parseFailureOf = (error: unknown): ParseFailure | undefined => {
   }
 }
 
-const describeFailure = (field: string, dialect: Dialect, error: ParseFailure | undefined): string => {
+const describeFailure = (field: string, dialect: QueryAnalysis.Dialect, error: ParseFailure | undefined): string => {
   if (error === undefined) return `${field} does not parse as ${dialect} SQL`
   const what = error.found === null ? "unexpected end of query" : `unexpected ${JSON.stringify(error.found)}`
   return `${field} does not parse as ${dialect} SQL: ${what} at line ${error.line}, column ${error.column}`
@@ -92,9 +93,9 @@ const astify = (text: string, grammar: string): Either.Either<ReadonlyArray<Node
  */
 export const parse = (
   text: string,
-  dialect: Dialect,
+  dialect: QueryAnalysis.Dialect,
   field = "query_text"
-): Either.Either<ParsedQuery, ValidationFailed> => {
+): Either.Either<ParsedQuery, Errors.ValidationFailed> => {
   const failures: Array<ParseFailure | undefined> = []
   for (const grammar of parserGrammars[dialect]) {
     const result = astify(text, grammar)
@@ -104,12 +105,12 @@ export const parse = (
     }
     const statements = result.right
     if (statements.length === 0) {
-      return Either.left(ValidationFailed.single(field, "empty", `${field} contains no SQL statement`))
+      return Either.left(Errors.ValidationFailed.single(field, "empty", `${field} contains no SQL statement`))
     }
     return Either.right({ text, dialect, statements })
   }
   const message = describeFailure(field, dialect, furthest(failures))
-  return Either.left(ValidationFailed.single(field, "syntax_error", message))
+  return Either.left(Errors.ValidationFailed.single(field, "syntax_error", message))
 }
 
 const SIMPLE_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]*$/
@@ -118,7 +119,7 @@ const SIMPLE_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]*$/
  * Whether `name`, unquoted, reads as a column of that name in every grammar of the dialect: not a
  * keyword, literal or function, whichever grammar ends up parsing the query.
  */
-export const readsAsColumn = (name: string, dialect: Dialect): boolean =>
+export const readsAsColumn = (name: string, dialect: QueryAnalysis.Dialect): boolean =>
   SIMPLE_IDENTIFIER.test(name) &&
   parserGrammars[dialect].every((grammar) =>
     Either.match(astify(`SELECT ${name} FROM t`, grammar), {
@@ -131,7 +132,7 @@ export const readsAsColumn = (name: string, dialect: Dialect): boolean =>
  * A hash that is equal for two queries differing only in literals, white space, comments and the
  * case of keywords and unquoted names: the grouping Snowflake calls QUERY_PARAMETERIZED_HASH.
  */
-export const parameterizedHash = (text: string, dialect: Dialect): string => {
+export const parameterizedHash = (text: string, dialect: QueryAnalysis.Dialect): string => {
   const normalized = tokenize(text, dialect)
     .map((token) => {
       switch (token.kind) {

@@ -4,7 +4,7 @@
  * quoting, so rewrites locate their targets in this token stream. Comments and white space are
  * skipped; offsets point into the original text.
  */
-import type { Dialect } from "@costline/core"
+import type { QueryAnalysis } from "@costline/core"
 
 export type TokenKind = "word" | "quoted_identifier" | "string" | "number" | "symbol"
 
@@ -27,7 +27,7 @@ interface Lexicon {
   readonly dollarQuotes: boolean
 }
 
-const lexicons: Record<Dialect, Lexicon> = {
+const lexicons: Record<QueryAnalysis.Dialect, Lexicon> = {
   snowflake: {
     doubleQuotedStrings: false,
     backslashEscapes: true,
@@ -58,7 +58,7 @@ const quotedEnd = (sql: string, start: number, quote: string, backslash: boolean
   return sql.length
 }
 
-export const tokenize = (sql: string, dialect: Dialect): ReadonlyArray<Token> => {
+export const tokenize = (sql: string, dialect: QueryAnalysis.Dialect): ReadonlyArray<Token> => {
   const lexicon = lexicons[dialect]
   const tokens: Array<Token> = []
   const push = (kind: TokenKind, start: number, end: number) =>

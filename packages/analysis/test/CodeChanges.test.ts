@@ -1,17 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import { applyPatch } from "diff"
 import { Effect, Layer } from "effect"
-import { CodeChangeRequest, CodeChanges, ModelUnavailable, type QueryInsightType } from "@costline/core"
+import { QueryAnalysis } from "@costline/core"
 import { layerDeterministic, layerWithModel, queryDiff } from "../src/CodeChanges.js"
 import { LanguageModel, type Prompt } from "../src/LanguageModel.js"
 
-const request = (query_text: string, insight_type: QueryInsightType, tables?: Record<string, [string, ...Array<string>]>) =>
-  new CodeChangeRequest({ query_text, insight_type, ...(tables === undefined ? {} : { context: { tables } }) })
+const request = (query_text: string, insight_type: QueryAnalysis.QueryInsightType, tables?: Record<string, [string, ...Array<string>]>) =>
+  new QueryAnalysis.CodeChangeRequest({ query_text, insight_type, ...(tables === undefined ? {} : { context: { tables } }) })
 
-const generate = (req: CodeChangeRequest) => Effect.flatMap(CodeChanges, (changes) => changes.generate(req))
+const generate = (req: QueryAnalysis.CodeChangeRequest) => Effect.flatMap(QueryAnalysis.CodeChanges, (changes) => changes.generate(req))
 
 /** A model that answers every prompt with `answer` and remembers the prompts. */
-const fakeModel = (answer: Effect.Effect<string, ModelUnavailable>) => {
+const fakeModel = (answer: Effect.Effect<string, QueryAnalysis.ModelUnavailable>) => {
   const prompts: Array<Prompt> = []
   const layer = layerWithModel.pipe(Layer.provide(Layer.succeed(LanguageModel, LanguageModel.of({
     generatedBy: { provider: "openai-compatible", model: "test-model" },
@@ -47,7 +47,7 @@ describe("CodeChanges with the deterministic rewriter", () => {
 
   it.effect("supports only what the rewriter can fix", () =>
     Effect.gen(function*() {
-      const changes = yield* CodeChanges
+      const changes = yield* QueryAnalysis.CodeChanges
       expect(changes.supports("select_star")).toBe(true)
       expect(changes.supports("exploding_join")).toBe(false)
       expect(changes.supports("queued_warehouse")).toBe(false)
@@ -91,7 +91,7 @@ describe("CodeChanges with a language model", () => {
 
   it.effect("supports every query-level opportunity", () =>
     Effect.gen(function*() {
-      const changes = yield* CodeChanges
+      const changes = yield* QueryAnalysis.CodeChanges
       expect(changes.supports("exploding_join")).toBe(true)
       expect(changes.supports("query_remote_spill")).toBe(true)
       expect(changes.supports("repeated_query")).toBe(false)
@@ -119,7 +119,7 @@ describe("CodeChanges with a language model", () => {
     Effect.gen(function*() {
       const error = yield* Effect.flip(generate(request("SELECT a FROM t ORDER BY a", "unbounded_sort")))
       expect(error._tag).toBe("ModelUnavailable")
-    }).pipe(Effect.provide(fakeModel(Effect.fail(new ModelUnavailable({ reason: "timeout", message: "slow" }))).layer)))
+    }).pipe(Effect.provide(fakeModel(Effect.fail(new QueryAnalysis.ModelUnavailable({ reason: "timeout", message: "slow" }))).layer)))
 
   it.effect("asks about statistics-based opportunities with guidance", () => {
     const model = fakeModel(Effect.succeed("```sql\nSELECT a FROM t WHERE d >= '2024-01-01'\n```"))

@@ -2,25 +2,25 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either, Option, Schema } from "effect"
 import fc from "fast-check"
 import { rewrite } from "../src/DeterministicRewriter.js"
-import { type Dialect, Identifier, type QueryInsightType, type TableColumns } from "@costline/core"
+import { QueryAnalysis } from "@costline/core"
 import { checkSuggestion } from "../src/Suggestion.js"
 import { parsed } from "./helpers.js"
 
-const run = (sql: string, insightType: QueryInsightType, tables?: TableColumns, dialect: Dialect = "snowflake") =>
+const run = (sql: string, insightType: QueryAnalysis.QueryInsightType, tables?: QueryAnalysis.TableColumns, dialect: QueryAnalysis.Dialect = "snowflake") =>
   rewrite(parsed(sql, dialect), insightType, tables)
 
 /** The rewritten SQL, after checking it parses and differs like every suggestion must. */
-const suggested = (sql: string, insightType: QueryInsightType, tables?: TableColumns, dialect: Dialect = "snowflake") => {
+const suggested = (sql: string, insightType: QueryAnalysis.QueryInsightType, tables?: QueryAnalysis.TableColumns, dialect: QueryAnalysis.Dialect = "snowflake") => {
   const result = Either.getOrThrowWith(run(sql, insightType, tables, dialect), (error) => new Error(error.message))
   expect(Either.isRight(checkSuggestion(parsed(sql, dialect), result.sql))).toBe(true)
   return result
 }
 
-const refusal = (sql: string, insightType: QueryInsightType, tables?: TableColumns) =>
+const refusal = (sql: string, insightType: QueryAnalysis.QueryInsightType, tables?: QueryAnalysis.TableColumns) =>
   Option.getOrUndefined(Either.getLeft(run(sql, insightType, tables)))?.details[0]
 
 describe("select_star rewrite", () => {
-  const tables: TableColumns = { "sales.orders": ["id", "amount"], customers: ["id", "name"] }
+  const tables: QueryAnalysis.TableColumns = { "sales.orders": ["id", "amount"], customers: ["id", "name"] }
 
   it("lists the columns of the table in place of the star", () => {
     expect(suggested("SELECT *\nFROM sales.orders\nWHERE amount > 10", "select_star", tables).sql)
@@ -48,7 +48,7 @@ describe("select_star rewrite", () => {
   })
 
   it("quotes names that need it, the dialect's way", () => {
-    const odd: TableColumns = { t: ["plain", "with space", "order"] }
+    const odd: QueryAnalysis.TableColumns = { t: ["plain", "with space", "order"] }
     expect(suggested("SELECT * FROM t", "select_star", odd).sql).toBe("SELECT plain, \"with space\", \"order\" FROM t")
     expect(suggested("SELECT * FROM t", "select_star", odd, "bigquery").sql).toBe("SELECT plain, `with space`, `order` FROM t")
   })
@@ -73,9 +73,9 @@ describe("select_star rewrite", () => {
     const identifier = fc.oneof(
       fc.constantFrom("call", "order", "date", "current_date", "null", "true", "values", "limit", "qualify", "window"),
       fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_$]{0,8}$/),
-      fc.string({ minLength: 1, maxLength: 12, unit: "binary" }).filter(Schema.is(Identifier))
+      fc.string({ minLength: 1, maxLength: 12, unit: "binary" }).filter(Schema.is(QueryAnalysis.Identifier))
     )
-    const dialect = fc.constantFrom<Array<Dialect>>("snowflake", "databricks", "bigquery", "postgres")
+    const dialect = fc.constantFrom<Array<QueryAnalysis.Dialect>>("snowflake", "databricks", "bigquery", "postgres")
     fc.assert(fc.property(fc.uniqueArray(identifier, { minLength: 1, maxLength: 5 }), dialect, (columns, dialect) => {
       const original = parsed("SELECT * FROM t", dialect)
       const result = rewrite(original, "select_star", { t: columns as [string, ...Array<string>] })

@@ -1,14 +1,14 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Layer, Option } from "effect"
-import { CodeChanges } from "@costline/core"
+import { QueryAnalysis } from "@costline/core"
 import { CodeChangesFromEnv } from "../src/Layers.js"
 import { config } from "../src/OpenAiCompatibleConfig.js"
 
 const withEnv = (env: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
 const providerFor = (env: Record<string, string>) =>
-  Effect.map(CodeChanges, (changes) => changes.generatedBy).pipe(
+  Effect.map(QueryAnalysis.CodeChanges, (changes) => changes.generatedBy).pipe(
     Effect.provide(CodeChangesFromEnv.pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(withEnv(env))))
   )
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
-import { AnalyzeQueryRequest, QueryAnalyzer } from "@costline/core"
+import { QueryAnalysis } from "@costline/core"
 import { layerDeterministic } from "../src/CodeChanges.js"
 import { analyze, layer } from "../src/QueryAnalyzer.js"
 import { parameterizedHash } from "../src/SqlParse.js"
@@ -9,7 +9,7 @@ const everything = () => true
 
 describe("analyze", () => {
   it("finds nothing in a clean query with healthy statistics", () => {
-    const request = new AnalyzeQueryRequest({
+    const request = new QueryAnalysis.AnalyzeQueryRequest({
       query_text: "SELECT o.id, c.name FROM orders o JOIN customers c ON o.customer_id = c.id WHERE o.day = '2024-05-01'",
       statistics: {
         execution_time_ms: 1_200,
@@ -29,7 +29,7 @@ describe("analyze", () => {
   })
 
   it("defaults to Snowflake and fails unparsable SQL with its line and column", () => {
-    const result = analyze(new AnalyzeQueryRequest({ query_text: "SELECT a\nFROM t\nWHERE" }), { canGenerate: everything })
+    const result = analyze(new QueryAnalysis.AnalyzeQueryRequest({ query_text: "SELECT a\nFROM t\nWHERE" }), { canGenerate: everything })
     const error = Either.getLeft(result)
     expect(error._tag === "Some" && error.value.details[0]).toMatchObject({
       field: "query_text",
@@ -38,7 +38,7 @@ describe("analyze", () => {
   })
 
   it("lists findings most severe first and marks which can be fixed", () => {
-    const request = new AnalyzeQueryRequest({
+    const request = new QueryAnalysis.AnalyzeQueryRequest({
       query_text: "SELECT * FROM a, b",
       dialect: "postgres",
       statistics: { bytes_spilled_remote: 1, rows_produced: 10 }
@@ -53,7 +53,7 @@ describe("analyze", () => {
 
   it("finds a repeated query through the history of parameterized hashes", () => {
     const history = new Map([[parameterizedHash("SELECT a FROM t WHERE id = 1", "snowflake"), 40]])
-    const request = new AnalyzeQueryRequest({ query_text: "SELECT a FROM t WHERE id = 99" })
+    const request = new QueryAnalysis.AnalyzeQueryRequest({ query_text: "SELECT a FROM t WHERE id = 99" })
     const insights = Either.getOrThrow(analyze(request, { history, canGenerate: everything }))
     expect(insights.map((insight) => insight.insight_type)).toEqual(["repeated_query"])
   })
@@ -62,8 +62,8 @@ describe("analyze", () => {
 describe("QueryAnalyzer", () => {
   it.effect("asks CodeChanges what it can fix", () =>
     Effect.gen(function*() {
-      const analyzer = yield* QueryAnalyzer
-      const request = new AnalyzeQueryRequest({
+      const analyzer = yield* QueryAnalysis.QueryAnalyzer
+      const request = new QueryAnalysis.AnalyzeQueryRequest({
         query_text: "SELECT * FROM t",
         statistics: { bytes_spilled_local: 2 * 1024 ** 3 }
       })

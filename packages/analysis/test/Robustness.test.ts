@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import fc from "fast-check"
-import { AnalyzeQueryRequest, CodeChangeRequest, CodeChanges, Dialect, QueryInsightType } from "@costline/core"
+import { QueryAnalysis } from "@costline/core"
 import { layerDeterministic } from "../src/CodeChanges.js"
 import { analyze } from "../src/QueryAnalyzer.js"
 
@@ -34,17 +34,17 @@ const queryText = fc.oneof(wellFormed, fragments, fc.string({ minLength: 1, maxL
 
 describe("any input", () => {
   it("gives insights or a ValidationFailed, never a crash", () => {
-    fc.assert(fc.property(queryText, fc.constantFrom(...Dialect.literals), (query_text, dialect) => {
-      const result = analyze(new AnalyzeQueryRequest({ query_text, dialect }), { canGenerate: () => true })
+    fc.assert(fc.property(queryText, fc.constantFrom(...QueryAnalysis.Dialect.literals), (query_text, dialect) => {
+      const result = analyze(new QueryAnalysis.AnalyzeQueryRequest({ query_text, dialect }), { canGenerate: () => true })
       expect(Either.isRight(result) || result.left._tag === "ValidationFailed").toBe(true)
     }), { numRuns: 300 })
   })
 
   it("gives the built-in rewriter's change or its refusal, never invalid output or a defect", () => {
-    fc.assert(fc.property(queryText, fc.constantFrom(...QueryInsightType.literals), (query_text, insight_type) => {
-      const request = new CodeChangeRequest({ query_text, insight_type, context: { tables: { t: ["a", "b"], u: ["a"] } } })
+    fc.assert(fc.property(queryText, fc.constantFrom(...QueryAnalysis.QueryInsightType.literals), (query_text, insight_type) => {
+      const request = new QueryAnalysis.CodeChangeRequest({ query_text, insight_type, context: { tables: { t: ["a", "b"], u: ["a"] } } })
       const result = Effect.runSync(
-        Effect.flatMap(CodeChanges, (changes) => changes.generate(request)).pipe(Effect.either, Effect.provide(layerDeterministic))
+        Effect.flatMap(QueryAnalysis.CodeChanges, (changes) => changes.generate(request)).pipe(Effect.either, Effect.provide(layerDeterministic))
       )
       expect(Either.isRight(result) || result.left._tag === "ValidationFailed").toBe(true)
     }), { numRuns: 300 })

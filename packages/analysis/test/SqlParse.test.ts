@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Option } from "effect"
-import type { Dialect } from "@costline/core"
+import type { QueryAnalysis } from "@costline/core"
 import { parameterizedHash, parse } from "../src/SqlParse.js"
 
-const failure = (sql: string, dialect: Dialect = "snowflake") => Option.getOrUndefined(Either.getLeft(parse(sql, dialect)))
+const failure = (sql: string, dialect: QueryAnalysis.Dialect = "snowflake") => Option.getOrUndefined(Either.getLeft(parse(sql, dialect)))
 
 describe("parse", () => {
   it("parses each dialect's own syntax", () => {

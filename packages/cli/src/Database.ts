@@ -4,7 +4,7 @@
  */
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
-import type { Repositories, StoreUnavailable } from "@costline/core"
+import type { Core, Errors } from "@costline/core"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import type { MigrationFailed } from "@costline/store-sql"
 import { Either, type Layer } from "effect"
@@ -43,7 +43,7 @@ export const resolveDatabaseUrl = (flag: string | undefined): string =>
  * What both stores provide. Each also provides optional services that core and http look up
  * when present (`CredentialChanges`: SQLite; `StorePool`: both).
  */
-export type StoreLayer = Layer.Layer<SqlClient | Repositories, MigrationFailed | StoreUnavailable>
+export type StoreLayer = Layer.Layer<SqlClient | Core.Repositories, MigrationFailed | Errors.StoreUnavailable>
 
 /** The store layer for a database; creates the SQLite file's folder on first use. */
 export const storeLayer = (database: Database, options: { readonly migrate?: boolean } = {}): StoreLayer => {

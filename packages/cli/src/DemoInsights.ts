@@ -2,13 +2,13 @@
  * The insights `costline seed` adds: one of each kind a warehouse typically shows, with the
  * figures a detector would report. Fixed content, so seeding again changes nothing.
  */
-import { InsightUpsert } from "@costline/core"
+import { Insight } from "@costline/core"
 
 const DW_ID = "demo-dw"
 const CONNECTION_ID = "demo-snowflake"
 
-export const demoInsights: ReadonlyArray<InsightUpsert> = [
-  new InsightUpsert({
+export const demoInsights: ReadonlyArray<Insight.InsightUpsert> = [
+  new Insight.InsightUpsert({
     insight_type: "warehouse_idle",
     resource_type: "warehouse",
     resource_id: "REPORTING_WH",
@@ -20,7 +20,7 @@ export const demoInsights: ReadonlyArray<InsightUpsert> = [
     potential_savings: 412.5,
     details: { auto_suspend_seconds: 3600, idle_hours_last_30_days: 137.5, warehouse_size: "LARGE" }
   }),
-  new InsightUpsert({
+  new Insight.InsightUpsert({
     insight_type: "oversized_warehouse",
     resource_type: "warehouse",
     resource_id: "ETL_WH",
@@ -32,7 +32,7 @@ export const demoInsights: ReadonlyArray<InsightUpsert> = [
     potential_savings: 288,
     details: { warehouse_size: "XLARGE", suggested_size: "MEDIUM", p95_execution_seconds: 3.7 }
   }),
-  new InsightUpsert({
+  new Insight.InsightUpsert({
     insight_type: "query_remote_spill",
     resource_type: "query",
     resource_id: "01b2c3d4-0000-4a1b-0000-00000000a001",
@@ -44,7 +44,7 @@ export const demoInsights: ReadonlyArray<InsightUpsert> = [
     potential_savings: 96,
     details: { bytes_spilled_remote: 40_802_189_312, query_tag: "dbt:revenue_daily" }
   }),
-  new InsightUpsert({
+  new Insight.InsightUpsert({
     insight_type: "select_star",
     resource_type: "query",
     resource_id: "01b2c3d4-0000-4a1b-0000-00000000a002",
@@ -56,7 +56,7 @@ export const demoInsights: ReadonlyArray<InsightUpsert> = [
     potential_savings: 21.75,
     details: { table: "ANALYTICS.PUBLIC.ORDERS", columns_read: 48, columns_used: 5 }
   }),
-  new InsightUpsert({
+  new Insight.InsightUpsert({
     insight_type: "repeated_query",
     resource_type: "query",
     resource_id: "01b2c3d4-0000-4a1b-0000-00000000a003",
@@ -68,7 +68,7 @@ export const demoInsights: ReadonlyArray<InsightUpsert> = [
     potential_savings: 64,
     details: { executions_per_day: 1440, result_changed_per_day: 24 }
   }),
-  new InsightUpsert({
+  new Insight.InsightUpsert({
     insight_type: "queued_warehouse",
     resource_type: "warehouse",
     resource_id: "BI_WH",
@@ -80,7 +80,7 @@ export const demoInsights: ReadonlyArray<InsightUpsert> = [
     potential_savings: null,
     details: { p95_queued_seconds: 9.2, peak_hour_utc: 9 }
   }),
-  new InsightUpsert({
+  new Insight.InsightUpsert({
     insight_type: "unused_table",
     resource_type: "table",
     resource_id: "RAW.LEGACY.EVENTS_2019",

@@ -5,7 +5,8 @@
  * and the rest is only read, to name every bad line. All or nothing: a bad line means nothing is
  * imported.
  */
-import { InsightImport, type InsightImportSummary, InsightUpsert, type OrganizationId, ValidationFailed } from "@costline/core"
+import { Errors, Insight, InsightImport } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { Array as Arr, Data, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
 
 export interface BadLine {
@@ -18,10 +19,10 @@ export interface BadLine {
 export interface ParsedLine {
   /** 1-based, counting blank lines, as an editor numbers them. */
   readonly line: number
-  readonly upsert: Either.Either<InsightUpsert, string>
+  readonly upsert: Either.Either<Insight.InsightUpsert, string>
 }
 
-const decodeUpsert = Schema.decodeUnknownEither(InsightUpsert)
+const decodeUpsert = Schema.decodeUnknownEither(Insight.InsightUpsert)
 
 /** The first problem of a line, at its field: `title: must not be empty`. */
 const describeParseError = (error: ParseResult.ParseError): string => {
@@ -30,7 +31,7 @@ const describeParseError = (error: ParseResult.ParseError): string => {
   return first.path.length === 0 ? first.message : `${first.path.join(".")}: ${first.message}`
 }
 
-export const parseLine = (text: string): Either.Either<InsightUpsert, string> => {
+export const parseLine = (text: string): Either.Either<Insight.InsightUpsert, string> => {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -52,8 +53,8 @@ export const parsedLines = <E, R>(text: Stream.Stream<string, E, R>): Stream.Str
 /** Every insight of a text, or every bad line in it (for small texts and tests). */
 export const parseInsightLines = (
   text: string
-): Either.Either<ReadonlyArray<InsightUpsert>, Arr.NonEmptyReadonlyArray<BadLine>> => {
-  const upserts: Array<InsightUpsert> = []
+): Either.Either<ReadonlyArray<Insight.InsightUpsert>, Arr.NonEmptyReadonlyArray<BadLine>> => {
+  const upserts: Array<Insight.InsightUpsert> = []
   const bad: Array<BadLine> = []
   text.split(/\r?\n/).forEach((content, index) =>
     Option.map(parseNumbered(content, index), ({ line, upsert }) =>
@@ -98,7 +99,7 @@ export class BadLines extends Data.TaggedError("BadLines")<{
 export interface Imported {
   /** Insights in the file. */
   readonly lines: number
-  readonly summary: InsightImportSummary
+  readonly summary: InsightImport.InsightImportSummary
 }
 
 /**
@@ -106,9 +107,9 @@ export interface Imported {
  * as the lines are read and published at once (core's InsightImport), or fails with every bad
  * line, having imported nothing.
  */
-export const importInsights = <E, R>(organizationId: OrganizationId, lines: Stream.Stream<ParsedLine, E, R>) =>
+export const importInsights = <E, R>(organizationId: Ids.OrganizationId, lines: Stream.Stream<ParsedLine, E, R>) =>
   Effect.gen(function*() {
-    const importer = yield* InsightImport
+    const importer = yield* InsightImport.InsightImport
     const bad = badLineTally()
     let count = 0
     const upserts = Stream.map(lines, (line) => {
@@ -120,7 +121,7 @@ export const importInsights = <E, R>(organizationId: OrganizationId, lines: Stre
     // the whole file: the tally is complete.
     const summary = yield* importer.run(organizationId, upserts).pipe(
       Effect.catchIf(
-        (failure) => failure instanceof ValidationFailed,
+        (failure) => failure instanceof Errors.ValidationFailed,
         (failure) => Effect.fail(Option.getOrElse(bad.found(), () => failure))
       )
     )

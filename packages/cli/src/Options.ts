@@ -1,6 +1,6 @@
 /** Options shared by several commands, and how a command gets the core services. */
 import { Options } from "@effect/cli"
-import { CoreLive, OrganizationId } from "@costline/core"
+import { Core, Ids } from "@costline/core"
 import { Effect, Either, Layer, Option, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { describeDatabase, parseDatabaseUrl, resolveDatabaseUrl, storeLayer } from "./Database.js"
@@ -18,7 +18,7 @@ export const schemaOption = <A>(name: string, schema: Schema.Schema<A, string>, 
   Options.text(name).pipe(Options.filterMap(Schema.decodeUnknownOption(schema), `--${name} must be ${expected}`))
 
 /** `--org`, shared by the commands that act on one organization. */
-export const org = schemaOption("org", OrganizationId, "an organization id (1 to 128 characters)").pipe(
+export const org = schemaOption("org", Ids.OrganizationId, "an organization id (1 to 128 characters)").pipe(
   Options.withDescription("organization id")
 )
 
@@ -48,5 +48,5 @@ export const coreLayer = (flag: Option.Option<string>, options: { readonly creat
             `no database at ${describeDatabase(db)}: run costline migrate first, or pass --database / COSTLINE_DATABASE_URL`
           )
         )
-        : Effect.succeed(CoreLive.pipe(Layer.provideMerge(storeLayer(db)))))
+        : Effect.succeed(Core.layer.pipe(Layer.provideMerge(storeLayer(db)))))
   )

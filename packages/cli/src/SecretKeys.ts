@@ -82,7 +82,7 @@ export const keyRing = (database: Database) =>
  */
 export const checkedSecrets = (database: Database) =>
   Effect.gen(function*() {
-    const secrets = Secrets.layerFromKeys(yield* keyRing(database))
+    const secrets = Secrets.Secrets.layerFromKeys(yield* keyRing(database))
     yield* KeyCheck.verify.pipe(Effect.provide(Layer.merge(secrets, storeLayer(database))))
     return secrets
   })

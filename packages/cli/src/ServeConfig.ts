@@ -3,7 +3,7 @@
  * `@costline/http` (docs/operations.md lists them). Each has a safe default; a value that does
  * not parse stops the server with a one-line reason rather than being ignored.
  */
-import { RateLimitPolicy } from "@costline/core"
+import { Gcra } from "@costline/core"
 import type { ServeOptions, Tracing } from "@costline/http"
 import { Config, ConfigError, Duration, Either, LogLevel, Option, Schema } from "effect"
 
@@ -13,10 +13,10 @@ export type EdgeOptions = Pick<
 >
 
 /** `off`, or `<requests per second>/<burst>` such as `50/100`. */
-export const parseRateLimit = (text: string): Either.Either<RateLimitPolicy | false, string> => {
+export const parseRateLimit = (text: string): Either.Either<Gcra.RateLimitPolicy | false, string> => {
   if (text.trim().toLowerCase() === "off") return Either.right(false)
   const [rate, burst, ...rest] = text.split("/").map((part) => part.trim())
-  const policy = Schema.decodeUnknownEither(RateLimitPolicy)({ requestsPerSecond: Number(rate), burst: Number(burst) })
+  const policy = Schema.decodeUnknownEither(Gcra.RateLimitPolicy)({ requestsPerSecond: Number(rate), burst: Number(burst) })
   return rest.length === 0 && rate !== "" && burst !== "" && Either.isRight(policy)
     ? Either.right(policy.right)
     : Either.left("must be 'off' or '<requests per second>/<burst>', e.g. 50/100")

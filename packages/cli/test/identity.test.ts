@@ -1,5 +1,6 @@
 /** `costline invitations`, `users remove` and `org settings`, run as a user would, audit included. */
-import { Actor, AuditLog, CoreLive, type OrganizationId, Organizations, Users } from "@costline/core"
+import { Actor, AuditLog, Core, Organizations, Users } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
@@ -10,18 +11,18 @@ import { costline, lastLine, scratchDir } from "./support.js"
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 /** Core over the database file the commands use by default in `dir` (same file, same time). */
-const inProcess = <A, E>(dir: string, effect: Effect.Effect<A, E, Layer.Layer.Success<typeof CoreLive>>) => {
+const inProcess = <A, E>(dir: string, effect: Effect.Effect<A, E, Layer.Layer.Success<typeof Core.layer>>) => {
   mkdirSync(join(dir, ".costline"), { recursive: true })
   const store = SqliteStore.layer({ filename: join(dir, ".costline", "costline.db") })
-  return Effect.runPromise(effect.pipe(Effect.provide(CoreLive.pipe(Layer.provide(store)))))
+  return Effect.runPromise(effect.pipe(Effect.provide(Core.layer.pipe(Layer.provide(store)))))
 }
 
 /** The organization's audit records as (event or resource)/operation, read straight from the file. */
 const auditTrail = (dir: string, org: string) =>
   inProcess(
     dir,
-    Effect.flatMap(AuditLog, (audit) =>
-      audit.export(org as OrganizationId, { filters: {}, order: "asc", pageToken: undefined, maxResults: 500 })).pipe(
+    Effect.flatMap(AuditLog.AuditLog, (audit) =>
+      audit.export(org as Ids.OrganizationId, { filters: {}, order: "asc", pageToken: undefined, maxResults: 500 })).pipe(
         Effect.map((page) => page.items.map((record) => `${record.event_type ?? record.resource}/${record.operation}`))
       )
   )
@@ -32,8 +33,8 @@ const withOrganization = async () => {
   await inProcess(
     dir,
     Effect.gen(function*() {
-      const organization = yield* (yield* Organizations).create({ id: "acme", name: "Acme" })
-      yield* (yield* Users).add(Actor.system(), organization.id, { email: "admin@acme.example", role: "admin" })
+      const organization = yield* (yield* Organizations.Organizations).create({ id: "acme", name: "Acme" })
+      yield* (yield* Users.Users).add(Actor.Actor.system(), organization.id, { email: "admin@acme.example", role: "admin" })
     })
   )
   return dir
@@ -75,7 +76,7 @@ describe("costline invitations", () => {
     expect(accepted.code).toBe(0)
     expect(accepted.stdout).toContain("dev@acme.example joined acme as editor")
     expect(lastLine(accepted.stdout)).toMatch(/^cls_/)
-    const roles = await inProcess(dir, Effect.flatMap(Users, (users) => users.findByEmail("acme" as OrganizationId, "dev@acme.example")))
+    const roles = await inProcess(dir, Effect.flatMap(Users.Users, (users) => users.findByEmail("acme" as Ids.OrganizationId, "dev@acme.example")))
     expect(roles.email).toBe("dev@acme.example")
     const again = await costline(dir, "invitations", "accept", "--org", "acme", "--token", created.token, "--email", "dev@acme.example")
     expect(again.code).toBe(1)

@@ -4,7 +4,8 @@
  * server would. The imports hold the write lock for a short batch at a time, so the writes made
  * meanwhile succeed; and an import that fails late leaves nothing published and nothing staged.
  */
-import { Actor, CoreLive, CreateTeam, Insights, InsightUpsert, type OrganizationId, Teams } from "@costline/core"
+import { Actor, Core, Insight, Insights, Team, Teams } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Layer, ManagedRuntime, Schema } from "effect"
@@ -14,13 +15,13 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { BIN, costline, insightLine, scratchDir } from "./support.js"
 
-const ORG = "demo" as OrganizationId
+const ORG = "demo" as Ids.OrganizationId
 const DATABASE = "sqlite:data/costline.db"
-const system = Actor.system()
+const system = Actor.Actor.system()
 
 /** The other process: the store on the same file, as `costline serve` would open it. */
 const openStore = (dir: string) =>
-  ManagedRuntime.make(CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") }))))
+  ManagedRuntime.make(Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") }))))
 
 type Store = ReturnType<typeof openStore>
 
@@ -88,8 +89,8 @@ describe("imports beside another writer on one SQLite file", () => {
     void result.then(() => (finished = true))
     await eventually(async () => finished || (await count(store, "insight_imports")) > 0, 120_000, "the import to stage")
     const upsert = (i: number) =>
-      store.runPromise(Effect.flatMap(Insights, (insights) =>
-        insights.upsert(system, ORG, Schema.decodeUnknownSync(InsightUpsert)(JSON.parse(insightLine(`API_${i}`))))))
+      store.runPromise(Effect.flatMap(Insights.Insights, (insights) =>
+        insights.upsert(system, ORG, Schema.decodeUnknownSync(Insight.InsightUpsert)(JSON.parse(insightLine(`API_${i}`))))))
     const outcomes = await writeUntil(() => finished, upsert)
     const { code, stdout } = await result
 
@@ -115,8 +116,8 @@ describe("imports beside another writer on one SQLite file", () => {
     void result.then(() => (finished = true))
     let staged = false
     await eventually(async () => (staged = (await count(store, "staged_insights")) > 0) || finished, 120_000, "a staged batch")
-    const write = await store.runPromise(Effect.flatMap(Teams, (teams) =>
-      teams.create(system, ORG, Schema.decodeUnknownSync(CreateTeam)({ name: "written meanwhile" }))))
+    const write = await store.runPromise(Effect.flatMap(Teams.Teams, (teams) =>
+      teams.create(system, ORG, Schema.decodeUnknownSync(Team.CreateTeam)({ name: "written meanwhile" }))))
     const { code, stderr, stdout } = await result
 
     expect(code).toBe(1)
@@ -145,8 +146,8 @@ describe("imports beside another writer on one SQLite file", () => {
     void result.then(() => (finished = true))
     await eventually(async () => finished || (await count(store, "usage_imports")) > 0, 120_000, "the import to stage")
     const createTeam = (i: number) =>
-      store.runPromise(Effect.flatMap(Teams, (teams) =>
-        teams.create(system, ORG, Schema.decodeUnknownSync(CreateTeam)({ name: `written meanwhile ${i}` }))))
+      store.runPromise(Effect.flatMap(Teams.Teams, (teams) =>
+        teams.create(system, ORG, Schema.decodeUnknownSync(Team.CreateTeam)({ name: `written meanwhile ${i}` }))))
     const outcomes = await writeUntil(() => finished, createTeam)
     const { code, stdout } = await result
 

@@ -5,7 +5,8 @@
  * the earlier records until the ingestion publishes, then only the new ones; an interrupted
  * ingestion publishes nothing, leaves nothing staged, and the next one runs.
  */
-import { Actor, CoreLive, CreateTeam, DwExportGenerator, type OrganizationId, Teams, UsageRecordsRepo } from "@costline/core"
+import { Actor, Core, DwExportGenerator, Team, Teams, UsageRepo } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Layer, ManagedRuntime, Schema } from "effect"
@@ -15,9 +16,9 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { BIN, costline, scratchDir } from "./support.js"
 
-const ORG = "demo" as OrganizationId
+const ORG = "demo" as Ids.OrganizationId
 const DATABASE = "sqlite:data/costline.db"
-const system = Actor.system()
+const system = Actor.Actor.system()
 const { generateExports, METERING_HEADER, QUERY_HEADER, toCsv } = DwExportGenerator
 
 // About 11,000 queries: more than ten batches to stage.
@@ -29,7 +30,7 @@ const queryIds = queriesCsv.trimEnd().split("\n").slice(1).map((line) => line.sp
   .filter((id) => /^[0-9a-f-]+$/.test(id))
 
 const openStore = (dir: string) =>
-  ManagedRuntime.make(CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") }))))
+  ManagedRuntime.make(Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") }))))
 
 type Store = ReturnType<typeof openStore>
 
@@ -45,7 +46,7 @@ const count = (store: Store, table: string) =>
  */
 const visible = (store: Store) =>
   store.runPromise(Effect.gen(function*() {
-    const repo = yield* UsageRecordsRepo
+    const repo = yield* UsageRepo.UsageRecordsRepo
     const seen = { count: 0, credits: 0 }
     yield* repo.scan({ organizationId: ORG, from: new Date("2024-03-01T00:00:00Z"), to: new Date("2024-04-01T00:00:00Z") }, (batch) =>
       Effect.sync(() => {
@@ -115,8 +116,8 @@ describe("ingest dw beside another writer on one SQLite file", () => {
     const reads: Array<{ count: number; credits: number }> = []
     while (!finished) {
       outcomes.push(
-        await store.runPromise(Effect.flatMap(Teams, (teams) =>
-          teams.create(system, ORG, Schema.decodeUnknownSync(CreateTeam)({ name: `written meanwhile ${outcomes.length}` })))).then(
+        await store.runPromise(Effect.flatMap(Teams.Teams, (teams) =>
+          teams.create(system, ORG, Schema.decodeUnknownSync(Team.CreateTeam)({ name: `written meanwhile ${outcomes.length}` })))).then(
           () => "ok",
           (error: unknown) => String(error)
         )

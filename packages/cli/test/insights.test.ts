@@ -1,5 +1,6 @@
 /** `costline insights import` and the demo insights of `costline seed`, run as a user runs them, on a SQLite file. */
-import { CoreLive, type Insight, Insights, type OrganizationId } from "@costline/core"
+import { Core, Insights } from "@costline/core"
+import type { Ids, Insight } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { Effect, Layer } from "effect"
 import { writeFileSync } from "node:fs"
@@ -27,15 +28,15 @@ const write = (dir: string, name: string, lines: ReadonlyArray<string>) => {
 /** Every insight of the organization, read through core on the CLI's own file. */
 const storedInsights = (dir: string) =>
   Effect.gen(function*() {
-    const insights = yield* Insights
-    const page = yield* insights.list(ORG as OrganizationId, { filters: {}, sort_by: "create_time", sort_order: "asc", max_results: 500 })
+    const insights = yield* Insights.Insights
+    const page = yield* insights.list(ORG as Ids.OrganizationId, { filters: {}, sort_by: "create_time", sort_order: "asc", max_results: 500 })
     return page.items
   }).pipe(
-    Effect.provide(CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") })))),
+    Effect.provide(Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") })))),
     Effect.runPromise
   )
 
-const byResource = (items: ReadonlyArray<Insight>, resourceId: string) => items.find((item) => item.resource_id === resourceId)
+const byResource = (items: ReadonlyArray<Insight.Insight>, resourceId: string) => items.find((item) => item.resource_id === resourceId)
 
 describe("costline insights import", () => {
   it("creates, updates and keeps insights, and says how many of each", async () => {

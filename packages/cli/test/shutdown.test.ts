@@ -3,7 +3,8 @@
  * server had taken in are finished before it exits, and every write it acknowledged (201) is in
  * the database afterwards, with its audit record.
  */
-import { AuditLog, CoreLive, type OrganizationId, type TeamId, Teams } from "@costline/core"
+import { AuditLog, Core, Teams } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { Effect, Layer } from "effect"
 import { join } from "node:path"
@@ -11,7 +12,7 @@ import { expect, it } from "vitest"
 import { freePort, holdRequest, untilRefused } from "./network.js"
 import { costline, lastLine, scratchDir, startServer } from "./support.js"
 
-const ORG = "acme" as OrganizationId
+const ORG = "acme" as Ids.OrganizationId
 
 it("SIGTERM during a burst: in-flight requests finish, and no acknowledged write is lost", { timeout: 120_000 }, async () => {
   const dir = scratchDir()
@@ -51,13 +52,13 @@ it("SIGTERM during a burst: in-flight requests finish, and no acknowledged write
   // Whatever was not acknowledged failed cleanly: refused, or never answered.
   expect(answers.every((answer) => answer === undefined || answer.status === 201)).toBe(true)
 
-  const store = CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, ".costline", "costline.db") })))
+  const store = Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, ".costline", "costline.db") })))
   const { audited, teams } = await Effect.gen(function*() {
-    const teams = yield* Teams
-    const audit = yield* AuditLog
+    const teams = yield* Teams.Teams
+    const audit = yield* AuditLog.AuditLog
     const page = yield* audit.export(ORG, { filters: { resource_in: ["teams"] }, order: "asc", maxResults: 500, pageToken: undefined })
     return {
-      teams: yield* Effect.forEach(acknowledged, (id) => teams.get(ORG, id as TeamId)),
+      teams: yield* Effect.forEach(acknowledged, (id) => teams.get(ORG, id as Ids.TeamId)),
       audited: page.items.map((record) => record.record_id)
     }
   }).pipe(Effect.provide(store), Effect.runPromise)

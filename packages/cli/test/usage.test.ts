@@ -1,5 +1,6 @@
 /** `costline usage import` and `costline usage report`, run as a user runs them, on a SQLite file. */
-import { Actor, CoreLive, CreateUsageGroup, CreateUsageGroupSet, type OrganizationId, UsageGroups } from "@costline/core"
+import { Actor, Core, Usage, UsageGroups } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { Effect, Layer, Schema } from "effect"
 import { writeFileSync } from "node:fs"
@@ -28,12 +29,12 @@ const run = (dir: string, ...args: Array<string>) => costline(dir, ...args, "--d
 /** A set with groups ETL (budget 10) and BI (budget 100), made through core on the CLI's own file. */
 const createSet = (dir: string) =>
   Effect.gen(function*() {
-    const groups = yield* UsageGroups
-    const actor = Actor.system()
-    const organization = ORG as OrganizationId
-    const set = yield* groups.createSet(actor, organization, Schema.decodeUnknownSync(CreateUsageGroupSet)({ name: "Cost centers" }))
+    const groups = yield* UsageGroups.UsageGroups
+    const actor = Actor.Actor.system()
+    const organization = ORG as Ids.OrganizationId
+    const set = yield* groups.createSet(actor, organization, Schema.decodeUnknownSync(Usage.CreateUsageGroupSet)({ name: "Cost centers" }))
     const group = (name: string, order: number, budget: number) =>
-      groups.createGroup(actor, organization, set.id, Schema.decodeUnknownSync(CreateUsageGroup)({
+      groups.createGroup(actor, organization, set.id, Schema.decodeUnknownSync(Usage.CreateUsageGroup)({
         name,
         order,
         budget,
@@ -43,7 +44,7 @@ const createSet = (dir: string) =>
     yield* group("BI", 2, 100)
     return set.id
   }).pipe(
-    Effect.provide(CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") })))),
+    Effect.provide(Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename: join(dir, "data/costline.db") })))),
     Effect.runPromise
   )
 

@@ -4,7 +4,7 @@
  * `Server.ts`) only add a server or an adapter on top of `ApiLive`.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { CoreWithSecretsLive } from "@costline/core"
+import { Core } from "@costline/core"
 import { Layer } from "effect"
 import { CostlineApi } from "./api/Api.js"
 import { AnalysisHttpLive } from "./api/analysis/Http.js"
@@ -74,7 +74,7 @@ export const ApiLive = <E>(options: ApiOptions<E>) =>
     Layer.provide(analysisLayer(options)),
     Layer.provide(RateLimit.layer(rateLimitPolicy(options))),
     Layer.provide(authFailureLayer(options)),
-    Layer.provide(CoreWithSecretsLive),
+    Layer.provide(Core.layerWithSecrets),
     Layer.provide(secretsLayer(options)),
     Layer.provide(options.store),
     Layer.provide(tracingLayer(options)),

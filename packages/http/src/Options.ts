@@ -1,14 +1,7 @@
 /** What a host chooses when it runs the API. */
 import { AnalysisLive } from "@costline/analysis"
-import {
-  type CodeChanges,
-  DEFAULT_RATE_LIMIT_POLICY,
-  type QueryAnalyzer,
-  type RateLimitPolicy,
-  type Repositories,
-  Secrets,
-  StorePool
-} from "@costline/core"
+import { Gcra, Secrets, StorePool } from "@costline/core"
+import type { Core, QueryAnalysis } from "@costline/core"
 import { HttpMiddleware } from "@effect/platform"
 import { type ConfigError, Context, Duration, Effect, Layer, Logger, type LogLevel, Option, Runtime } from "effect"
 import * as JsonLines from "./logging/JsonLines.js"
@@ -23,7 +16,7 @@ import { ExampleTenant } from "./openapi/Examples.js"
 
 export interface ApiOptions<E = never> {
   /** The storage: any layer providing core's repositories (SQLite, Postgres, a test double). */
-  readonly store: Layer.Layer<Repositories, E>
+  readonly store: Layer.Layer<Core.Repositories, E>
   /** Largest request body accepted, in bytes; larger ones get 413. Default 1 MiB. */
   readonly maxBodyBytes?: number | undefined
   /** Largest body of `POST /v2/dw-ingestions` (whole export files), in bytes. Default 64 MiB. */
@@ -36,12 +29,12 @@ export interface ApiOptions<E = never> {
    * Requests per credential (GCRA): default 50 per second in bursts of 100; `false` turns rate
    * limiting off. Over Postgres every instance shares the budgets.
    */
-  readonly rateLimit?: RateLimitPolicy | false | undefined
+  readonly rateLimit?: Gcra.RateLimitPolicy | false | undefined
   /**
    * Failed authentications per client address (GCRA): default 1 per second in bursts of 20, then
    * 429 before any credential lookup; `false` turns it off. Kept in each instance's memory.
    */
-  readonly authFailureLimit?: RateLimitPolicy | false | undefined
+  readonly authFailureLimit?: Gcra.RateLimitPolicy | false | undefined
   /**
    * How many reverse proxies in front of the API append to `X-Forwarded-For`. Default 0: the
    * header is not trusted and the client address is the socket's peer.
@@ -60,12 +53,12 @@ export interface ApiOptions<E = never> {
    * The master keys that seal warehouse credentials. Default: `COSTLINE_SECRET_KEY` or
    * `COSTLINE_SECRET_KEYS`, else a key that dies with the process (a warning says so).
    */
-  readonly secrets?: Layer.Layer<Secrets, ConfigError.ConfigError> | undefined
+  readonly secrets?: Layer.Layer<Secrets.Secrets, ConfigError.ConfigError> | undefined
   /**
    * Query analysis and code changes. Default: the model provider `COSTLINE_LLM_*` configures, else
    * the built-in deterministic rewriter.
    */
-  readonly analysis?: Layer.Layer<QueryAnalyzer | CodeChanges, ConfigError.ConfigError> | undefined
+  readonly analysis?: Layer.Layer<QueryAnalysis.QueryAnalyzer | QueryAnalysis.CodeChanges, ConfigError.ConfigError> | undefined
   /**
    * Spans for every request and every SQL statement. Default off: unless the runtime has a tracer
    * that exports them (e.g. `@effect/opentelemetry`), they only cost CPU on every request.
@@ -101,13 +94,13 @@ export class AttributionTimeout extends Context.Reference<AttributionTimeout>()(
 export const attributionTimeoutLayer = (options: ApiOptions<unknown>): Layer.Layer<never> =>
   Layer.succeed(AttributionTimeout, Duration.decode(options.attributionTimeout ?? DEFAULT_ATTRIBUTION_TIMEOUT))
 
-export const secretsLayer = (options: ApiOptions<unknown>) => options.secrets ?? Secrets.layerFromConfigOrEphemeral
+export const secretsLayer = (options: ApiOptions<unknown>) => options.secrets ?? Secrets.Secrets.layerFromConfigOrEphemeral
 
 export const analysisLayer = (options: ApiOptions<unknown>) => options.analysis ?? AnalysisLive
 
 /** The rate-limit policy in force, or `false` when it is off. */
-export const rateLimitPolicy = (options: ApiOptions<unknown>): RateLimitPolicy | false =>
-  options.rateLimit ?? DEFAULT_RATE_LIMIT_POLICY
+export const rateLimitPolicy = (options: ApiOptions<unknown>): Gcra.RateLimitPolicy | false =>
+  options.rateLimit ?? Gcra.DEFAULT_POLICY
 
 /** Turns span creation off (HTTP server spans and `@effect/sql` statement spans) unless asked for. */
 export const tracingLayer = (options: ApiOptions<unknown>): Layer.Layer<never> =>
@@ -150,7 +143,7 @@ export const metricsLayer = (options: ApiOptions<unknown>): Layer.Layer<never> |
 export const storePoolMetricsLayer = (options: ApiOptions<unknown>): Layer.Layer<never> => {
   const metrics = options.metrics
   return metrics === undefined ? Layer.empty : Layer.effectDiscard(Effect.gen(function*() {
-    const pool = yield* Effect.serviceOption(StorePool)
+    const pool = yield* Effect.serviceOption(StorePool.StorePool)
     if (Option.isNone(pool)) return
     const runtime = yield* Effect.runtime<never>()
     metrics.watchStorePool(() => Runtime.runPromise(runtime)(pool.value.usage))

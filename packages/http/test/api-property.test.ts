@@ -6,7 +6,7 @@
  * all). Whatever it sends, the answer is never a 5xx, its status is documented for the
  * operation, and its body matches the documented schema of that status.
  */
-import { DEFAULT_RATE_LIMIT_POLICY } from "@costline/core"
+import { Gcra } from "@costline/core"
 import { CostlineApi } from "@costline/http"
 import { layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -18,7 +18,7 @@ import type { Document, Operation, Parameter } from "../src/openapi/index.js"
 import { arbitrary, resolver, validate } from "./support/JsonSchema.js"
 import { baseUrl, call, makeTestServer, seedTenant } from "./support/TestServer.js"
 
-const OPTIONS = { rateLimit: DEFAULT_RATE_LIMIT_POLICY, deprecation: DEFAULT_POLICY }
+const OPTIONS = { rateLimit: Gcra.DEFAULT_POLICY, deprecation: DEFAULT_POLICY }
 const documents = OpenApiDocuments.make(CostlineApi, OPTIONS)
 
 interface Credentials {

@@ -2,7 +2,8 @@
  * GET /v2/audit-logs through the real server: every filter, both orders, exactly-once paging,
  * page-token rejection, parameter validation and the admin requirement.
  */
-import { Actor, type AuditEntry, AuditLog, type OrganizationId } from "@costline/core"
+import { Actor, AuditLog } from "@costline/core"
+import type { Audit, Ids } from "@costline/core"
 import { layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 
@@ -14,16 +15,16 @@ type Exported = { readonly id: string } & Readonly<Record<string, unknown>>
 
 /** Appends a record as if it happened at `iso` (the audit log takes its time from the clock). */
 const recordAt = (
-  organizationId: OrganizationId,
+  organizationId: Ids.OrganizationId,
   iso: string,
-  entry: AuditEntry,
+  entry: Audit.AuditEntry,
   changedBy: { readonly name: string; readonly type: "user" | "api_key" | "system" } = { name: "system", type: "system" }
 ) =>
-  Effect.flatMap(AuditLog, (audit) =>
-    audit.record(new Actor({ changedBy: changedBy.name, changedByType: changedBy.type, requestId: null }), organizationId, entry)
+  Effect.flatMap(AuditLog.AuditLog, (audit) =>
+    audit.record(new Actor.Actor({ changedBy: changedBy.name, changedByType: changedBy.type, requestId: null }), organizationId, entry)
   ).pipe(at(iso))
 
-const teamCreated: AuditEntry = { target: { resource: "teams" }, table_name: "teams", record_id: "t1", operation: "create" }
+const teamCreated: Audit.AuditEntry = { target: { resource: "teams" }, table_name: "teams", record_id: "t1", operation: "create" }
 
 /** A tenant whose log holds records of every kind, at known times. */
 const seedHistory = Effect.gen(function*() {

@@ -9,11 +9,11 @@ layer(makeTestServer(), { excludeTestServices: true })("authentication and tenan
   /** Every way a bearer credential can be wrong, for a fresh tenant. */
   const badCredentials = Effect.gen(function*() {
     const tenant = yield* seedTenant
-    const apiKeys = yield* ApiKeys
-    const sessions = yield* Sessions
-    const revoked = yield* apiKeys.create(Actor.system(), tenant.id, { name: "old", access: "admin", scopes: ["*"] })
-    yield* apiKeys.revoke(Actor.system(), tenant.id, revoked.key.id)
-    const expiredKey = yield* apiKeys.create(Actor.system(), tenant.id, {
+    const apiKeys = yield* ApiKeys.ApiKeys
+    const sessions = yield* Sessions.Sessions
+    const revoked = yield* apiKeys.create(Actor.Actor.system(), tenant.id, { name: "old", access: "admin", scopes: ["*"] })
+    yield* apiKeys.revoke(Actor.Actor.system(), tenant.id, revoked.key.id)
+    const expiredKey = yield* apiKeys.create(Actor.Actor.system(), tenant.id, {
       name: "expired",
       access: "admin",
       scopes: ["*"],

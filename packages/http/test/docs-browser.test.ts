@@ -5,7 +5,8 @@
  * Debian's `chromium` is the browser (`.ci/run` installs it when it is missing); without it this
  * test fails, it is never skipped.
  */
-import { Actor, ApiKeys, type OrganizationId, Organizations } from "@costline/core"
+import { Actor, ApiKeys, Organizations } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { makeHandler } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
 import { layer } from "@effect/vitest"
@@ -95,8 +96,8 @@ const tryListInsights = (browser: Browser, base: string, credentials: { token: s
 /** An organization with an admin API key. */
 const seedOrganization = (id: string) =>
   Effect.gen(function*() {
-    yield* (yield* Organizations).create({ id: id as OrganizationId, name: id })
-    const { token } = yield* (yield* ApiKeys).create(Actor.system(), id as OrganizationId, { name: "docs", access: "admin", scopes: ["*"] })
+    yield* (yield* Organizations.Organizations).create({ id: id as Ids.OrganizationId, name: id })
+    const { token } = yield* (yield* ApiKeys.ApiKeys).create(Actor.Actor.system(), id as Ids.OrganizationId, { name: "docs", access: "admin", scopes: ["*"] })
     return { token, tenant: id }
   })
 

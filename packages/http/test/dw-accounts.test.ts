@@ -1,5 +1,5 @@
 /** Warehouse accounts and their credentials through the real server, in v2 and the deprecated v1. */
-import { Actor, CreateDwAccount, DwAccounts } from "@costline/core"
+import { Actor, DwAccount, DwAccounts } from "@costline/core"
 import { expectNoKeyMaterial, TEST_KEY_PASSPHRASE, testKey } from "@costline/store-contract"
 import { layer } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
@@ -10,8 +10,8 @@ import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 type Tenant = Effect.Effect.Success<typeof seedTenant>
 
 const newAccount = (tenant: Tenant) =>
-  Effect.flatMap(DwAccounts, (accounts) =>
-    accounts.create(Actor.system(), tenant.id, new CreateDwAccount({ name: "Production" })))
+  Effect.flatMap(DwAccounts.DwAccounts, (accounts) =>
+    accounts.create(Actor.Actor.system(), tenant.id, new DwAccount.CreateDwAccount({ name: "Production" })))
 
 /** Call options of the tenant's admin key. */
 const asAdmin = (tenant: Tenant) => ({ token: tenant.adminKey, tenant: tenant.id })
@@ -72,7 +72,7 @@ layer(makeTestServer(), { excludeTestServices: true })("warehouse accounts", (it
         new_values: { public_key_fingerprint: testKey().fingerprint }
       })
       expectNoKeyMaterial(records)
-      const opened = yield* Effect.flatMap(DwAccounts, (accounts) => accounts.openPrivateKey(tenant.id, account.id))
+      const opened = yield* Effect.flatMap(DwAccounts.DwAccounts, (accounts) => accounts.openPrivateKey(tenant.id, account.id))
       expect(Redacted.value(opened)).toBe(testKey().pkcs8)
     }))
 

@@ -2,7 +2,7 @@
  * The HTTP edge through the real server: the read timeout (408), CORS (off by default,
  * configurable) and the health probes.
  */
-import { StoreHealth, StoreUnavailable } from "@costline/core"
+import { Errors, StoreHealth } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -162,7 +162,7 @@ describe("health probes", () => {
 
   const unreachable = Layer.merge(
     SqliteStore.layer({ filename: ":memory:" }),
-    Layer.succeed(StoreHealth, { check: Effect.fail(new StoreUnavailable({ message: "connection refused" })) })
+    Layer.succeed(StoreHealth.StoreHealth, { check: Effect.fail(new Errors.StoreUnavailable({ message: "connection refused" })) })
   )
   layer(makeTestServer({ store: unreachable }), { excludeTestServices: true })("over a store that cannot be reached", (it) => {
     it.effect("/readyz is 503 without naming the cause", () =>

@@ -2,7 +2,7 @@
  * Requests the API cannot serve, through the real server: unknown routes, wrong methods, bodies
  * that are too large, not JSON or not there, and failures of the store underneath.
  */
-import { StoreUnavailable, TeamsRepo } from "@costline/core"
+import { Errors, TeamsRepo } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { layer } from "@effect/vitest"
 import { Cause, Effect, Layer, Logger } from "effect"
@@ -149,10 +149,10 @@ const captureLogs = Logger.replace(
   })
 )
 
-const failingTeams = Layer.succeed(TeamsRepo, {
+const failingTeams = Layer.succeed(TeamsRepo.TeamsRepo, {
   insert: (team) =>
     team.name === "outage"
-      ? Effect.fail(new StoreUnavailable({ message: "connect ECONNREFUSED 10.1.2.3:5432" }))
+      ? Effect.fail(new Errors.StoreUnavailable({ message: "connect ECONNREFUSED 10.1.2.3:5432" }))
       : Effect.die(new Error("SQLITE_ERROR: no such table: secret_teams")),
   findById: () => Effect.die(new Error("unused")),
   update: () => Effect.die(new Error("unused")),

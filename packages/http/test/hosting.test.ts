@@ -3,7 +3,7 @@
  * each over a SQLite file that a separate runtime seeds (as the CLI would), at the root and under
  * a base path.
  */
-import { CoreLive } from "@costline/core"
+import { Core } from "@costline/core"
 import { makeHandler, type NodeHandler, serve, toWebHandler } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
 import { HttpServer } from "@effect/platform"
@@ -18,7 +18,7 @@ import { seedTenant } from "./support/TestServer.js"
 
 const directory = mkdtempSync(join(tmpdir(), "costline-http-"))
 const filename = join(directory, "costline.db")
-const seeding = ManagedRuntime.make(CoreLive.pipe(Layer.provide(SqliteStore.layer({ filename }))))
+const seeding = ManagedRuntime.make(Core.layer.pipe(Layer.provide(SqliteStore.layer({ filename }))))
 let tenant: { readonly id: string; readonly adminKey: string }
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@
  * Insights through the real server: who may call which route, and view counting by UTC day with
  * the server's clock under TestClock.
  */
-import type { Role } from "@costline/core"
+import type { Identity } from "@costline/core"
 import { layer } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { expect } from "vitest"
@@ -11,7 +11,7 @@ import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 
 type Tenant = Effect.Effect.Success<typeof seedTenant>
 
-const session = (role: Role) => (tenant: Tenant) => Effect.map(tenant.userSession(role), ({ token }) => token)
+const session = (role: Identity.Role) => (tenant: Tenant) => Effect.map(tenant.userSession(role), ({ token }) => token)
 
 /** Reads need `insights` read; PATCH needs `insights` write; viewing is a read. */
 const ROWS: ReadonlyArray<{

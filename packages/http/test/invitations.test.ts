@@ -4,15 +4,16 @@
  * cannot be accepted gets the same 404; failures are limited per address like failed
  * authentication.
  */
-import { Actor, Invitations, type OrganizationId, Users } from "@costline/core"
+import { Actor, Invitations, Users } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { layer } from "@effect/vitest"
 import { Clock, DateTime, Duration, Effect } from "effect"
 import { expect } from "vitest"
 import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 
 const invite = (tenant: string, email: string, role: "viewer" | "editor" = "viewer", expiresAt?: DateTime.Utc) =>
-  Effect.flatMap(Invitations, (invitations) =>
-    invitations.create(Actor.system(), tenant as OrganizationId, { email, role, expiresAt }))
+  Effect.flatMap(Invitations.Invitations, (invitations) =>
+    invitations.create(Actor.Actor.system(), tenant as Ids.OrganizationId, { email, role, expiresAt }))
 
 const accept = (tenant: string | undefined, json: unknown, headers: Record<string, string> = {}) =>
   call("POST", "/v2/invitations/accept", { ...(tenant === undefined ? {} : { tenant }), json, headers })
@@ -72,7 +73,7 @@ layer(makeTestServer(), { excludeTestServices: true })("accepting an invitation 
     Effect.gen(function*() {
       const tenant = yield* seedTenant
       const revoked = yield* invite(tenant.id, "revoked@example.com")
-      yield* Effect.flatMap(Invitations, (invitations) => invitations.revoke(Actor.system(), tenant.id as OrganizationId, revoked.invitation.id))
+      yield* Effect.flatMap(Invitations.Invitations, (invitations) => invitations.revoke(Actor.Actor.system(), tenant.id as Ids.OrganizationId, revoked.invitation.id))
       // Made a minute ago (by its own clock) to expire a second ago: expired for the server now.
       const expiredAt = DateTime.subtractDuration(yield* DateTime.now, Duration.seconds(1))
       const expiring = yield* invite(tenant.id, "late@example.com", "viewer", expiredAt).pipe(
@@ -94,7 +95,7 @@ layer(makeTestServer(), { excludeTestServices: true })("accepting an invitation 
       expect(new Set(refusals.map((refusal) => JSON.stringify(refusal))).size).toBe(1)
       expect(refusals[0]).toMatchObject({ status: 404, body: { code: "not_found" } })
       for (const email of ["pending@example.com", "late@example.com", "revoked@example.com", "someone.else@example.com"]) {
-        expect((yield* Effect.flip((yield* Users).findByEmail(tenant.id as OrganizationId, email)))._tag).toBe("NotFound")
+        expect((yield* Effect.flip((yield* Users.Users).findByEmail(tenant.id as Ids.OrganizationId, email)))._tag).toBe("NotFound")
       }
       // Still open: the right email accepts it.
       expect((yield* accept(tenant.id, { token: pending.token, email: "pending@example.com" })).status).toBe(200)
@@ -130,7 +131,7 @@ layer(makeTestServer({ authFailureLimit: { requestsPerSecond: 0.001, burst: 3 } 
         expect(limited.status).toBe(429)
         expect(limited.body.code).toBe("rate_limited")
         expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
-        expect((yield* Effect.flip((yield* Users).findByEmail(tenant.id as OrganizationId, "patient@example.com")))._tag).toBe("NotFound")
+        expect((yield* Effect.flip((yield* Users.Users).findByEmail(tenant.id as Ids.OrganizationId, "patient@example.com")))._tag).toBe("NotFound")
       }))
   }
 )

@@ -6,7 +6,8 @@
  * TO ADD A ROUTE: add its row to `REQUIRED` (`"<METHOD> <path as declared>": "<area>:<action>"`)
  * and annotate the endpoint with the same permission (`.annotate(Requires, Access.…)`).
  */
-import { type Area, Permissions } from "@costline/core"
+import { Permissions } from "@costline/core"
+import type { Identity } from "@costline/core"
 import { CostlineApi } from "@costline/http"
 import { layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
@@ -16,7 +17,7 @@ import { declaredRoutes } from "../src/middleware/AccessPolicy.js"
 import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 
 type Action = "read" | "write" | "create" | "export" | "manage" | "end" | "accept"
-type Requirement = `${Area | "api_keys" | "sessions" | "invitations"}:${Action}`
+type Requirement = `${Identity.Area | "api_keys" | "sessions" | "invitations"}:${Action}`
 
 /** What each route requires. */
 const REQUIRED: Record<string, Requirement> = {
@@ -89,20 +90,20 @@ const REQUIRED: Record<string, Requirement> = {
 }
 
 const parse = (requirement: Requirement) => {
-  const [area, action] = requirement.split(":") as [Area, Action]
+  const [area, action] = requirement.split(":") as [Identity.Area, Action]
   return { area, action }
 }
 
 /** Key scopes name areas; routes of areas no scope names (api_keys, sessions) get keys scoped to another. */
 const SCOPED_AREAS: ReadonlyArray<string> = ["audit_logs", "insights", "ticket_links", "teams", "sso_groups", "users", "usage_groups", "dw_accounts"]
-const scopeAreaOf = (area: Area): Area => (SCOPED_AREAS.includes(area) ? area : "audit_logs")
+const scopeAreaOf = (area: Identity.Area): Identity.Area => (SCOPED_AREAS.includes(area) ? area : "audit_logs")
 
 /** Whether a refusal of the route is audited: every change (managing keys: creating and revoking). */
 const isChange = (method: string, action: Action) =>
   action === "write" || action === "create" || (action === "manage" && method !== "GET")
 
 /** Editors may write these areas (API-DECISIONS: "editor writes insights, ticket links, usage groups"). */
-const EDITOR_WRITES: ReadonlyArray<Area> = ["insights", "ticket_links", "usage_groups"]
+const EDITOR_WRITES: ReadonlyArray<Identity.Area> = ["insights", "ticket_links", "usage_groups"]
 
 /**
  * The principals, each with what the documented policy lets it do. Keys with narrow scopes are
@@ -111,9 +112,9 @@ const EDITOR_WRITES: ReadonlyArray<Area> = ["insights", "ticket_links", "usage_g
 const PRINCIPALS: ReadonlyArray<{
   readonly name: string
   readonly credential:
-    | { readonly key: "admin" | "read_write" | "read_only"; readonly scopes: (area: Area) => ReadonlyArray<string> }
+    | { readonly key: "admin" | "read_write" | "read_only"; readonly scopes: (area: Identity.Area) => ReadonlyArray<string> }
     | { readonly role: "admin" | "editor" | "team_creator" | "monitor_editor" | "viewer" }
-  readonly allows: (area: Area, action: Action) => boolean
+  readonly allows: (area: Identity.Area, action: Action) => boolean
 }> = [
   { name: "admin key *", credential: { key: "admin", scopes: () => ["*"] }, allows: (_, action) => action !== "end" },
   {

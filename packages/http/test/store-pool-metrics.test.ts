@@ -3,7 +3,8 @@
  * scrape, on both stores: a held transaction shows as a connection in use, and on SQLite a second
  * one as waiting for the write lock.
  */
-import { type Repositories, Transactor } from "@costline/core"
+import { Transactor } from "@costline/core"
+import type { Core } from "@costline/core"
 import { Metrics } from "@costline/http"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
@@ -36,13 +37,13 @@ const scrapeUntil = (ready: (shown: Record<string, number>) => boolean) =>
 
 /** A transaction that holds its connection until `release` completes (the store's Transactor is in the server's context). */
 const holdTransaction = (release: Deferred.Deferred<void>) =>
-  Effect.flatMap(Effect.serviceOption(Transactor), (tx) =>
+  Effect.flatMap(Effect.serviceOption(Transactor.Transactor), (tx) =>
     Effect.forkDaemon(Option.getOrThrow(tx).withTransaction(Deferred.await(release))))
 
 const metrics = () => ({ metrics: Metrics.make(), exposeMetrics: true })
 
 /** The server over `store`, with the store in the test's context too (one instance: layers are shared by reference). */
-const serverOver = (store: Layer.Layer<Repositories, unknown>) => Layer.merge(makeTestServer({ ...metrics(), store }), store)
+const serverOver = (store: Layer.Layer<Core.Repositories, unknown>) => Layer.merge(makeTestServer({ ...metrics(), store }), store)
 
 layer(serverOver(SqliteStore.layer({ filename: ":memory:" })), { excludeTestServices: true })("store connections on SQLite", (it) => {
   it.effect("the one connection: in use while a transaction holds the write lock, another one waiting for it", () =>

@@ -1,5 +1,5 @@
 /** Ticket links through the real server: creation, the item's list, and who may do what. */
-import { Actor, CreateTeam, Teams } from "@costline/core"
+import { Actor, Team, Teams } from "@costline/core"
 import { layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -8,10 +8,10 @@ import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 
 type Tenant = Effect.Effect.Success<typeof seedTenant>
 
-const team = new CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" })
+const team = new Team.CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" })
 
 const newTeam = (tenant: Tenant) =>
-  Effect.map(Effect.flatMap(Teams, (teams) => teams.create(Actor.system(), tenant.id, team)), ({ id }) => id)
+  Effect.map(Effect.flatMap(Teams.Teams, (teams) => teams.create(Actor.Actor.system(), tenant.id, team)), ({ id }) => id)
 
 /** Call options of the tenant's admin key. */
 const asAdmin = (tenant: Tenant) => ({ token: tenant.adminKey, tenant: tenant.id })

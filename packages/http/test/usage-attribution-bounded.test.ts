@@ -2,7 +2,8 @@
  * An attribution never stalls the server: while one runs, other requests (`/healthz`) are
  * answered, and one that runs past its deadline is stopped and answered 503.
  */
-import { type Repositories, UsageImport, UsageRecordsRepo } from "@costline/core"
+import { UsageImport, UsageRepo } from "@costline/core"
+import type { Core } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { describe, expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Ref, Stream } from "effect"
@@ -10,7 +11,7 @@ import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 import { newGroup, newSet, SETS, type Tenant, v2 } from "./support/Usage.js"
 
 const importUsage = (tenant: Tenant, rows: ReadonlyArray<Record<string, unknown>>) =>
-  Effect.flatMap(UsageImport, (usage) =>
+  Effect.flatMap(UsageImport.UsageImport, (usage) =>
     usage.run(tenant.id, { format: "jsonl", open: () => Stream.make(rows.map((row) => JSON.stringify(row)).join("\n")) }))
 
 /** Nearest-rank percentile. */
@@ -67,9 +68,9 @@ describe("attribution keeps the event loop free", () => {
   const interrupted = Effect.runSync(Deferred.make<void>())
   const sqlite = SqliteStore.layer({ filename: ":memory:" })
   const endless = Layer.effect(
-    UsageRecordsRepo,
-    Effect.map(UsageRecordsRepo, (real) =>
-      UsageRecordsRepo.of({
+    UsageRepo.UsageRecordsRepo,
+    Effect.map(UsageRepo.UsageRecordsRepo, (real) =>
+      UsageRepo.UsageRecordsRepo.of({
         ...real,
         scan: (_, onBatch) => {
           const batch = Array.from({ length: 2500 }, () => ({ start_time: new Date("2024-05-02T00:00:00Z"), credits: 1 }))
@@ -79,7 +80,7 @@ describe("attribution keeps the event loop free", () => {
         }
       }))
   ).pipe(Layer.provide(sqlite))
-  const store: Layer.Layer<Repositories, unknown> = Layer.merge(sqlite, endless)
+  const store: Layer.Layer<Core.Repositories, unknown> = Layer.merge(sqlite, endless)
 
   layer(makeTestServer({ store, attributionTimeout: "200 millis" }), { excludeTestServices: true, timeout: 60_000 })(
     "an attribution past its deadline",

@@ -7,7 +7,7 @@ import { makeTestServer, seedTenant } from "./support/TestServer.js"
 import { equals, newGroup, newSet, SETS, type Tenant, v2 } from "./support/Usage.js"
 
 const importUsage = (tenant: Tenant, rows: ReadonlyArray<Record<string, unknown>>) =>
-  Effect.flatMap(UsageImport, (usage) =>
+  Effect.flatMap(UsageImport.UsageImport, (usage) =>
     usage.run(tenant.id, { format: "jsonl", open: () => Stream.make(rows.map((row) => JSON.stringify(row)).join("\n")) }))
 
 layer(makeTestServer(), { excludeTestServices: true })("usage dimensions and attribution", (it) => {

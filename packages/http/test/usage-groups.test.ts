@@ -1,5 +1,5 @@
 /** Usage group sets and groups through the real server, v2. */
-import { Actor, CreateTeam, Teams } from "@costline/core"
+import { Actor, Team, Teams } from "@costline/core"
 import { layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { expect } from "vitest"
@@ -63,9 +63,9 @@ layer(makeTestServer(), { excludeTestServices: true })("usage group sets and gro
   it.effect("team_id must be a team of the tenant: another tenant's team is a 422 at body.team_id", () =>
     Effect.gen(function*() {
       const [tenant, other] = [yield* seedTenant, yield* seedTenant]
-      const teams = yield* Teams
+      const teams = yield* Teams.Teams
       const team = (organization: typeof tenant.id) =>
-        teams.create(Actor.system(), organization, new CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" }))
+        teams.create(Actor.Actor.system(), organization, new Team.CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" }))
       const own = yield* team(tenant.id)
       expect((yield* newSet(tenant, { name: "By team", team_id: own.id })).team_id).toBe(own.id)
       const foreign = yield* v2(tenant)("POST", SETS, { json: { name: "Foreign", team_id: (yield* team(other.id)).id } })

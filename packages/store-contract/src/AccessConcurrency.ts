@@ -4,7 +4,7 @@
  */
 import { expect } from "@effect/vitest"
 import { type Context, Effect } from "effect"
-import { CreateSsoGroup, Invitations, Precondition, SsoGroups, teamEtag, Teams, UserRoles } from "@costline/core"
+import { Invitations, Precondition, SsoGroup, SsoGroups, Teams, UserRoles } from "@costline/core"
 import { addMember, createTeam, grant, system } from "./AccessFixtures.js"
 import { type ContractServices, drainExport, freshOrganization, ifMatch } from "./Fixtures.js"
 
@@ -35,13 +35,13 @@ export const expectOneTeamUpdatePerETag = (first: Instance, second: Instance) =>
   Effect.gen(function*() {
     const organization = yield* freshOrganization
     const team = yield* createTeam(organization.id, "Contested")
-    const condition = ifMatch(teamEtag(team))
+    const condition = ifMatch(Teams.teamEtag(team))
     const outcomes = yield* race([first, second], (index) =>
-      Effect.flatMap(Teams, (teams) => teams.update(system, organization.id, team.id, { name: `winner-${index}` }, condition)))
+      Effect.flatMap(Teams.Teams, (teams) => teams.update(system, organization.id, team.id, { name: `winner-${index}` }, condition)))
     expect(count(outcomes)).toEqual({ ok: 1, PreconditionFailed: CONTENDERS - 1 })
     const { records } = yield* drainExport(organization.id, { filters: { operation_in: ["update"] } })
     expect(records).toHaveLength(1)
-    expect((yield* (yield* Teams).get(organization.id, team.id)).name).toBe(records[0]!.new_values?.["name"])
+    expect((yield* (yield* Teams.Teams).get(organization.id, team.id)).name).toBe(records[0]!.new_values?.["name"])
   }).pipe(Effect.provide(first))
 
 /** Without If-Match every concurrent update applies, one after the other, each audited. */
@@ -50,7 +50,7 @@ export const expectEveryUnconditionalTeamUpdate = (first: Instance, second: Inst
     const organization = yield* freshOrganization
     const team = yield* createTeam(organization.id, "Busy")
     const outcomes = yield* race([first, second], (index) =>
-      Effect.flatMap(Teams, (teams) => teams.update(system, organization.id, team.id, { name: `name-${index}` }, Precondition.none)))
+      Effect.flatMap(Teams.Teams, (teams) => teams.update(system, organization.id, team.id, { name: `name-${index}` }, Precondition.none)))
     expect(count(outcomes)).toEqual({ ok: CONTENDERS })
     const { records } = yield* drainExport(organization.id, { filters: { operation_in: ["update"] } })
     expect(records).toHaveLength(CONTENDERS)
@@ -61,7 +61,7 @@ export const expectEveryUnconditionalTeamUpdate = (first: Instance, second: Inst
     const chain = ["Busy"]
     while (nextName.has(chain.at(-1))) chain.push(nextName.get(chain.at(-1)) as string)
     expect(chain).toHaveLength(CONTENDERS + 1)
-    expect((yield* (yield* Teams).get(organization.id, team.id)).name).toBe(chain.at(-1))
+    expect((yield* (yield* Teams.Teams).get(organization.id, team.id)).name).toBe(chain.at(-1))
   }).pipe(Effect.provide(first))
 
 /** The same direct grant, or the same SSO group name, requested at once: one wins. */
@@ -70,11 +70,11 @@ export const expectOneOfConcurrentDuplicates = (first: Instance, second: Instanc
     const organization = yield* freshOrganization
     yield* addMember(organization.id, "racer@example.com")
     const grants = yield* race([first, second], () =>
-      Effect.flatMap(UserRoles, (roles) => roles.grant(system, organization.id, "racer@example.com", grant("editor", "organization"))))
+      Effect.flatMap(UserRoles.UserRoles, (roles) => roles.grant(system, organization.id, "racer@example.com", grant("editor", "organization"))))
     expect(count(grants)).toEqual({ ok: 1, AlreadyExists: CONTENDERS - 1 })
     const mappings = yield* race([first, second], (index) =>
-      Effect.flatMap(SsoGroups, (groups) =>
-        groups.create(system, organization.id, new CreateSsoGroup({ name: "okta-racers", roles: [grant("viewer", "bi_site", `site-${index}`)] }))))
+      Effect.flatMap(SsoGroups.SsoGroups, (groups) =>
+        groups.create(system, organization.id, new SsoGroup.CreateSsoGroup({ name: "okta-racers", roles: [grant("viewer", "bi_site", `site-${index}`)] }))))
     expect(count(mappings)).toEqual({ ok: 1, AlreadyExists: CONTENDERS - 1 })
     const { records } = yield* drainExport(organization.id, { filters: { resource_in: ["user_roles"], operation_in: ["create"] } })
     // The member's first role, the winning grant, the winning mapping and its one role.
@@ -85,10 +85,10 @@ export const expectOneOfConcurrentDuplicates = (first: Instance, second: Instanc
 export const expectOneAcceptanceOfAnInvitation = (first: Instance, second: Instance) =>
   Effect.gen(function*() {
     const organization = yield* freshOrganization
-    const { invitation, token } = yield* Effect.flatMap(Invitations, (invitations) =>
+    const { invitation, token } = yield* Effect.flatMap(Invitations.Invitations, (invitations) =>
       invitations.create(system, organization.id, { email: "racer@example.com", role: "editor" }))
     const outcomes = yield* race([first, second], () =>
-      Effect.flatMap(Invitations, (invitations) => invitations.accept(organization.id, { token, email: "racer@example.com" })))
+      Effect.flatMap(Invitations.Invitations, (invitations) => invitations.accept(organization.id, { token, email: "racer@example.com" })))
     expect(count(outcomes)).toEqual({ ok: 1, NotFound: CONTENDERS - 1 })
     const { records } = yield* drainExport(organization.id)
     expect(records.map((record) => `${record.event_type ?? record.resource}/${record.operation}`)).toEqual([

@@ -1,51 +1,37 @@
 /** Helpers of the identity-and-access contracts: members, teams, SSO groups and paging. */
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import {
-  Actor,
-  CreateSsoGroup,
-  CreateTeam,
-  type DomainError,
-  type KeysetRequest,
-  type MemberRole,
-  type OrganizationId,
-  type Page,
-  type Role,
-  type RoleGrant,
-  type ScopeType,
-  SsoGroups,
-  Teams,
-  Users
-} from "@costline/core"
+import { Actor, SsoGroup, SsoGroups, Team, Teams, Users } from "@costline/core"
+import type { Errors, Identity, Ids, Listing, RoleScope } from "@costline/core"
 
-export const system = Actor.system()
+export const system = Actor.Actor.system()
 
-export const grant = (role: Role, type: ScopeType, id?: string): RoleGrant => ({
+export const grant = (role: Identity.Role, type: Identity.ScopeType, id?: string): RoleScope.RoleGrant => ({
   role,
   scope: id === undefined ? { type } : { type, id }
 })
 
-export const addMember = (organizationId: OrganizationId, email: string, role: Role = "viewer") =>
-  Effect.flatMap(Users, (users) => users.add(system, organizationId, { email, role }))
+export const addMember = (organizationId: Ids.OrganizationId, email: string, role: Identity.Role = "viewer") =>
+  Effect.flatMap(Users.Users, (users) => users.add(system, organizationId, { email, role }))
 
 export const createTeam = (
-  organizationId: OrganizationId,
+  organizationId: Ids.OrganizationId,
   name: string,
-  options: { readonly allUsers?: boolean; readonly defaultRole?: MemberRole } = {}
+  options: { readonly allUsers?: boolean; readonly defaultRole?: Team.MemberRole } = {}
 ) =>
-  Effect.flatMap(Teams, (teams) =>
+  Effect.flatMap(Teams.Teams, (teams) =>
     teams.create(
       system,
       organizationId,
-      new CreateTeam({ name, is_all_users: options.allUsers ?? false, default_member_role: options.defaultRole ?? "viewer" })
+      new Team.CreateTeam({ name, is_all_users: options.allUsers ?? false, default_member_role: options.defaultRole ?? "viewer" })
     ))
 
-export const createSsoGroup = (organizationId: OrganizationId, name: string, roles: ReadonlyArray<RoleGrant>) =>
-  Effect.flatMap(SsoGroups, (groups) =>
-    groups.create(system, organizationId, new CreateSsoGroup({ name, roles })))
+export const createSsoGroup = (organizationId: Ids.OrganizationId, name: string, roles: ReadonlyArray<RoleScope.RoleGrant>) =>
+  Effect.flatMap(SsoGroups.SsoGroups, (groups) =>
+    groups.create(system, organizationId, new SsoGroup.CreateSsoGroup({ name, roles })))
 
 /** The tag of the failure an effect ends with (it must fail). */
-export const failureTag = <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
+export const failureTag = <A, E extends Errors.DomainError, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.map(Effect.flip(effect), (error) => error._tag)
 
 /**
@@ -54,7 +40,7 @@ export const failureTag = <A, E extends DomainError, R>(effect: Effect.Effect<A,
  */
 export const drainPages = <A, E, R>(
   size: number,
-  read: (request: KeysetRequest) => Effect.Effect<Page<A>, E, R>
+  read: (request: Listing.KeysetRequest) => Effect.Effect<Listing.Page<A>, E, R>
 ) =>
   Effect.gen(function*() {
     const items: Array<A> = []

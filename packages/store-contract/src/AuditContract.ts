@@ -2,18 +2,11 @@
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { DateTime, Effect, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
-import {
-  Actor,
-  type AuditEntry,
-  type AuditFilters,
-  AuditLog,
-  type AuditRecord,
-  type OrganizationId,
-  Transactor
-} from "@costline/core"
+import { Actor, AuditLog, Transactor } from "@costline/core"
+import type { Audit, Ids } from "@costline/core"
 import { type ContractServices, drainExport, freshOrganization, ids, recordChange, userActor } from "./Fixtures.js"
 
-const dashboardCreated: AuditEntry = {
+const dashboardCreated: Audit.AuditEntry = {
   target: { resource: "dashboards" },
   table_name: "dashboards",
   record_id: "dashboard-1",
@@ -21,7 +14,7 @@ const dashboardCreated: AuditEntry = {
 }
 
 /** Appends `count` records to the organization's log, returning them in order. */
-const appendRecords = (organizationId: OrganizationId, count: number) =>
+const appendRecords = (organizationId: Ids.OrganizationId, count: number) =>
   Effect.forEach(Array.from({ length: count }, (_, index) => `dashboard-${index}`), (recordId) =>
     recordChange(organizationId, recordId))
 
@@ -31,14 +24,14 @@ const appendRecords = (organizationId: OrganizationId, count: number) =>
  * #3 the system logs in; #4 Bob deletes a budget; #5 carol_x fails an organization update.
  */
 const recordFilterFixture = Effect.gen(function*() {
-  const audit = yield* AuditLog
+  const audit = yield* AuditLog.AuditLog
   const organization = yield* freshOrganization
   const start = yield* DateTime.now
-  const record = (actor: Actor, entry: AuditEntry) => audit.record(actor, organization.id, entry)
+  const record = (actor: Actor.Actor, entry: Audit.AuditEntry) => audit.record(actor, organization.id, entry)
   const first = yield* record(userActor("Alice@Example.com"), dashboardCreated)
   yield* TestClock.adjust("1 minute")
   const second = yield* record(
-    new Actor({ changedBy: "api_key:ci_bot", changedByType: "api_key", requestId: "request-2" }),
+    new Actor.Actor({ changedBy: "api_key:ci_bot", changedByType: "api_key", requestId: "request-2" }),
     {
       target: { resource: "dashboards" },
       table_name: "dashboard_widgets",
@@ -48,7 +41,7 @@ const recordFilterFixture = Effect.gen(function*() {
     }
   )
   yield* TestClock.adjust("1 minute")
-  const third = yield* record(Actor.system(), {
+  const third = yield* record(Actor.Actor.system(), {
     target: { event_type: "session" },
     table_name: "sessions",
     record_id: null,
@@ -81,7 +74,7 @@ const minutesAfter = (start: DateTime.Utc, minutes: number) => DateTime.toDateUt
 /** Each filter of GET /v2/audit-logs, with the fixture records (numbered from 1) it must return. */
 const filterCases: ReadonlyArray<{
   readonly name: string
-  readonly filters: (fixture: Fixture) => AuditFilters
+  readonly filters: (fixture: Fixture) => Audit.AuditFilters
   readonly expected: ReadonlyArray<number>
 }> = [
   {
@@ -131,7 +124,7 @@ const filterCases: ReadonlyArray<{
   }
 ]
 
-const byNumber = (records: ReadonlyArray<AuditRecord>, numbers: ReadonlyArray<number>) =>
+const byNumber = (records: ReadonlyArray<Audit.AuditRecord>, numbers: ReadonlyArray<number>) =>
   numbers.map((number) => records[number - 1]!.id)
 
 export const auditContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
@@ -180,7 +173,7 @@ export const auditContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
     it.effect("the records of one transaction keep the order they were appended in", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const appended = yield* (yield* Transactor).withTransaction(appendRecords(organization.id, 12))
+        const appended = yield* (yield* Transactor.Transactor).withTransaction(appendRecords(organization.id, 12))
         const ascending = yield* drainExport(organization.id, { maxResults: 5 })
         const descending = yield* drainExport(organization.id, { order: "desc", maxResults: 5 })
         expect(ids(ascending.records)).toEqual(ids(appended))
@@ -203,7 +196,7 @@ export const auditContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
 
     it.effect("an empty log answers an empty page without a token; a page with records always has one", () =>
       Effect.gen(function*() {
-        const audit = yield* AuditLog
+        const audit = yield* AuditLog.AuditLog
         const organization = yield* freshOrganization
         const query = { filters: {}, order: "asc", pageToken: undefined, maxResults: 5 } as const
         expect(yield* audit.export(organization.id, query)).toEqual({ items: [], page_token: null })
@@ -219,7 +212,7 @@ export const auditContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
 
     it.effect("max_results is 1 to 500", () =>
       Effect.gen(function*() {
-        const audit = yield* AuditLog
+        const audit = yield* AuditLog.AuditLog
         const organization = yield* freshOrganization
         yield* appendRecords(organization.id, 3)
         const exportWith = (maxResults: number) =>
@@ -241,7 +234,7 @@ export const auditContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
 
     it.effect("a token of another organization or order, or a forged or garbled one, is InvalidPageToken", () =>
       Effect.gen(function*() {
-        const audit = yield* AuditLog
+        const audit = yield* AuditLog.AuditLog
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         yield* appendRecords(organization.id, 2)
         yield* appendRecords(other.id, 2)

@@ -4,16 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { type Context, Effect, Layer, Schema } from "effect"
-import {
-  Actor,
-  CoreWithSecretsLive,
-  CreateDwAccount,
-  DwAccountPatch,
-  DwAccounts,
-  type Repositories,
-  TicketLinkCreate,
-  TicketLinks
-} from "@costline/core"
+import { Actor, Core, DwAccount, DwAccounts, TicketLink, TicketLinks } from "@costline/core"
 import { drainExport, freshOrganization, ifMatch, memberActor, userActor } from "./Fixtures.js"
 import { contractSecrets, type SecretsContractServices } from "./SecretsFixtures.js"
 
@@ -29,9 +20,9 @@ const outcome = <A, E extends { readonly _tag: string }, R>(attempt: Effect.Effe
  * Registers the suite. `makeInstance` is called twice and must open the same database each time
  * (a file or a server, never `:memory:`); both instances share one master key, as they must.
  */
-export const credentialsConcurrencyContract = (name: string, makeInstance: () => Layer.Layer<Repositories, unknown>) => {
+export const credentialsConcurrencyContract = (name: string, makeInstance: () => Layer.Layer<Core.Repositories, unknown>) => {
   const open = Layer.build(
-    CoreWithSecretsLive.pipe(Layer.provideMerge(makeInstance()), Layer.provideMerge(contractSecrets))
+    Core.layerWithSecrets.pipe(Layer.provideMerge(makeInstance()), Layer.provideMerge(contractSecrets))
   )
   /** Runs `test` on the first of two instances over one database. */
   const withTwoInstances = (
@@ -58,15 +49,15 @@ export const credentialsConcurrencyContract = (name: string, makeInstance: () =>
       withTwoInstances((instances) =>
         Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const account = yield* (yield* DwAccounts).create(Actor.system(), organization.id, new CreateDwAccount({ name: "Prod" }))
-        const link = Schema.decodeSync(TicketLinkCreate)({
+        const account = yield* (yield* DwAccounts.DwAccounts).create(Actor.Actor.system(), organization.id, new DwAccount.CreateDwAccount({ name: "Prod" }))
+        const link = Schema.decodeSync(TicketLink.TicketLinkCreate)({
           item_type: "dw_account",
           item_id: account.id,
           provider: "jira",
           ticket_id: "OPS-1",
           ticket_url: "https://tracker.example/browse/OPS-1"
         })
-        const create = Effect.flatMap(TicketLinks, (links) => links.create(memberActor(organization.id, "alice@example.com", ["editor"]), organization.id, link))
+        const create = Effect.flatMap(TicketLinks.TicketLinks, (links) => links.create(memberActor(organization.id, "alice@example.com", ["editor"]), organization.id, link))
         const outcomes = yield* atOnce(instances, 6, create)
         expect(outcomes.sort()).toEqual([...Array<string>(5).fill("AlreadyExists"), "done"])
         const { records } = yield* drainExport(organization.id, { filters: { resource_in: ["ticket_links"] } })
@@ -76,12 +67,12 @@ export const credentialsConcurrencyContract = (name: string, makeInstance: () =>
     it.live("of patches sent at once with the same If-Match on two instances, exactly one lands", () =>
       withTwoInstances((instances) =>
         Effect.gen(function*() {
-        const accounts = yield* DwAccounts
+        const accounts = yield* DwAccounts.DwAccounts
         const organization = yield* freshOrganization
-        const account = yield* accounts.create(Actor.system(), organization.id, new CreateDwAccount({ name: "Prod" }))
+        const account = yield* accounts.create(Actor.Actor.system(), organization.id, new DwAccount.CreateDwAccount({ name: "Prod" }))
         const condition = ifMatch(account.etag)
-        const rename = Effect.flatMap(DwAccounts, (on) =>
-          on.update(alice, organization.id, account.id, new DwAccountPatch({ name: "Renamed" }), condition))
+        const rename = Effect.flatMap(DwAccounts.DwAccounts, (on) =>
+          on.update(alice, organization.id, account.id, new DwAccount.DwAccountPatch({ name: "Renamed" }), condition))
         const outcomes = yield* atOnce(instances, 6, rename)
         expect(outcomes.sort()).toEqual([...Array<string>(5).fill("PreconditionFailed"), "done"])
         const { records } = yield* drainExport(organization.id, { filters: { resource_in: ["connections"] } })

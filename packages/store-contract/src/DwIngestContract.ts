@@ -5,24 +5,8 @@
  */
 import { addEqualityTesters, expect, layer } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer, Schema, Stream, TestClock } from "effect"
-import {
-  Attribution,
-  DW_INGEST_BATCH_SIZE as BATCH_SIZE,
-  CoreLive,
-  DwIngest,
-  DwIngestService,
-  DwExportGenerator,
-  type IngestSources,
-  InsightListQuery,
-  Insights,
-  KeyedUsageRepo,
-  Month,
-  type OrganizationId,
-  Organizations,
-  type Repositories,
-  UsageImportService,
-  UsageRecordsRepo
-} from "@costline/core"
+import { Attribution, Core, DwExportGenerator, DwIngest, Insight, Insights, KeyedUsageRepo, Organizations, UsageImport, UsageMonth, UsageRepo } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { drainExport, freshOrganization, userActor } from "./Fixtures.js"
 import { createGroup, createSet, equals, scanAll } from "./UsageFixtures.js"
 
@@ -36,21 +20,21 @@ const generated = generateExports({ days: 10, controls: 1 })
 const meteringCsv = toCsv(METERING_HEADER, generated.metering())
 const queriesJsonl = toJsonLines(generated.queries())
 
-const sources = (metering = meteringCsv, queries = queriesJsonl): IngestSources<never> => ({
+const sources = (metering = meteringCsv, queries = queriesJsonl): DwIngest.IngestSources<never> => ({
   metering: { format: "csv", open: chunked(metering) },
   queries: { format: "jsonl", open: chunked(queries) }
 })
 
-const ingest = (organizationId: OrganizationId, input = sources()) =>
-  Effect.flatMap(DwIngest, (service) => service.run(admin, organizationId, input))
+const ingest = (organizationId: Ids.OrganizationId, input = sources()) =>
+  Effect.flatMap(DwIngest.DwIngest, (service) => service.run(admin, organizationId, input))
 
-const allInsights = (organizationId: OrganizationId) =>
-  Effect.flatMap(Insights, (insights) =>
-    insights.list(organizationId, Schema.decodeUnknownSync(InsightListQuery)({ max_results: 100 }))).pipe(
+const allInsights = (organizationId: Ids.OrganizationId) =>
+  Effect.flatMap(Insights.Insights, (insights) =>
+    insights.list(organizationId, Schema.decodeUnknownSync(Insight.InsightListQuery)({ max_results: 100 }))).pipe(
       Effect.map((page) => page.items)
     )
 
-const monthCredits = (organizationId: OrganizationId) =>
+const monthCredits = (organizationId: Ids.OrganizationId) =>
   Effect.map(scanAll(organizationId, "2024-03"), ({ records }) => ({
     count: records.length,
     credits: records.reduce((sum, record) => sum + record.credits, 0)
@@ -66,9 +50,9 @@ const queryIds = () =>
 
 const relative = (a: number, b: number) => Math.abs(a - b) / Math.max(1e-12, Math.abs(b))
 
-export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repositories, unknown>) => {
+export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Core.Repositories, unknown>) => {
   addEqualityTesters()
-  layer(CoreLive.pipe(Layer.provideMerge(makeStore())), { timeout: "120 seconds" })(`dw ingest: ${name}`, (it) => {
+  layer(Core.layer.pipe(Layer.provideMerge(makeStore())), { timeout: "120 seconds" })(`dw ingest: ${name}`, (it) => {
     it.effect("usage records sum to the metered credits, usage groups see them, insights are the planted ones", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
@@ -83,7 +67,7 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
 
         const set = yield* createSet(organization.id, "Warehouses")
         yield* createGroup(organization.id, set.id, { name: "Idle", filter_expression: equals("warehouse_name", "IDLE_WH") })
-        const report = yield* Effect.flatMap(Attribution, (a) => a.run(organization.id, set.id, Month.make("2024-03")))
+        const report = yield* Effect.flatMap(Attribution.Attribution, (a) => a.run(organization.id, set.id, UsageMonth.Month.make("2024-03")))
         // IDLE_WH: 13 busy hours a day at 4 credits an hour.
         expect(report.groups[0]!.spent).toBeCloseTo(13 * 10 * 4, 6)
 
@@ -147,7 +131,7 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
         const error = yield* Effect.flip(ingest(organization.id, sources(noCompute)))
         expect(error.message).toContain("the header lacks the column CREDITS_USED_COMPUTE")
 
-        yield* Effect.flatMap(Organizations, (o) =>
+        yield* Effect.flatMap(Organizations.Organizations, (o) =>
           o.updateSettings(admin, organization.id, { cost_intelligence: { idle_min_share: 0.95 } }))
         const summary = yield* ingest(organization.id)
         expect(summary.insights_created).toBe(generated.planted.length - 1)
@@ -160,7 +144,7 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
         const first = yield* ingest(organization.id)
         expect(first.insights_retired).toBe(0)
         const settings = (patch: Record<string, unknown>) =>
-          Effect.flatMap(Organizations, (o) => o.updateSettings(admin, organization.id, { cost_intelligence: patch }))
+          Effect.flatMap(Organizations.Organizations, (o) => o.updateSettings(admin, organization.id, { cost_intelligence: patch }))
         const currentOf = (type: string) =>
           Effect.map(allInsights(organization.id), (all) => all.filter((i) => i.insight_type === type).map((i) => i.is_current))
 
@@ -196,9 +180,9 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
       }), TIMEOUT)
   })
 
-  layer(CoreLive.pipe(Layer.provideMerge(makeStore())), { timeout: "120 seconds" })(`dw ingest, staged: ${name}`, (it) => {
+  layer(Core.layer.pipe(Layer.provideMerge(makeStore())), { timeout: "120 seconds" })(`dw ingest, staged: ${name}`, (it) => {
     /** The queries; on the write pass only the first `lines` of them, then a failure. */
-    const failingOnWrite = (lines: number): IngestSources<string> => {
+    const failingOnWrite = (lines: number): DwIngest.IngestSources<string> => {
       let opened = 0
       return {
         metering: { format: "csv", open: chunked(meteringCsv) },
@@ -214,7 +198,7 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
       }
     }
 
-    const state = (organizationId: OrganizationId) =>
+    const state = (organizationId: Ids.OrganizationId) =>
       Effect.gen(function*() {
         const usage = yield* monthCredits(organizationId)
         const insights = (yield* allInsights(organizationId)).map((i) => [i.insight_type, i.resource_id, i.etag]).sort()
@@ -227,14 +211,14 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
         const organization = yield* freshOrganization
         yield* ingest(organization.id)
         const before = yield* state(organization.id)
-        yield* Effect.flatMap(Organizations, (o) => o.updateSettings(admin, organization.id, { cost_intelligence: { idle_min_share: 0.95 } }))
+        yield* Effect.flatMap(Organizations.Organizations, (o) => o.updateSettings(admin, organization.id, { cost_intelligence: { idle_min_share: 0.95 } }))
 
         // Half-way through the queries: several batches were staged.
         const half = Math.floor(queriesJsonl.split("\n").length / 2)
-        const error = yield* Effect.flip(Effect.flatMap(DwIngest, (service) => service.run(admin, organization.id, failingOnWrite(half))))
+        const error = yield* Effect.flip(Effect.flatMap(DwIngest.DwIngest, (service) => service.run(admin, organization.id, failingOnWrite(half))))
         expect(error).toBe("disk unplugged")
         // Half of the queries is more than two batches.
-        expect(queryIds().length / 2).toBeGreaterThan(2 * BATCH_SIZE)
+        expect(queryIds().length / 2).toBeGreaterThan(2 * DwIngest.BATCH_SIZE)
         const after = yield* state(organization.id)
         expect(after.usage.count).toBe(before.usage.count)
         expect(relative(after.usage.credits, before.usage.credits)).toBeLessThan(1e-12)
@@ -255,7 +239,7 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
         const organization = yield* freshOrganization
         const first = yield* ingest(organization.id)
         const before = yield* monthCredits(organization.id)
-        const keyed = yield* KeyedUsageRepo
+        const keyed = yield* KeyedUsageRepo.KeyedUsageRepo
         // A process that staged replacements of 500 query records (at 1000 credits each), then died.
         yield* keyed.begin(organization.id, "dead-ingestion", new Date(yield* Clock.currentTimeMillis))
         const replacements = queryIds().slice(0, 500).map((id) => ({
@@ -272,7 +256,7 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
         expect(refused._tag).toBe("Conflict")
         expect(refused.message).toContain("another ingestion of this organization")
 
-        yield* TestClock.adjust(Duration.sum(UsageImportService.STALE_AFTER, Duration.seconds(1)))
+        yield* TestClock.adjust(Duration.sum(UsageImport.STALE_AFTER, Duration.seconds(1)))
         const again = yield* ingest(organization.id)
         expect(again.usage_records).toBe(first.usage_records)
         const after = yield* monthCredits(organization.id)
@@ -291,11 +275,11 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
         const seen: Array<{ count: number; credits: number }> = []
         // After each staged batch, what a reader sees.
         const watched = Layer.effect(
-          KeyedUsageRepo,
+          KeyedUsageRepo.KeyedUsageRepo,
           Effect.gen(function*() {
-            const repo = yield* KeyedUsageRepo
-            const context = yield* Effect.context<UsageRecordsRepo>()
-            return KeyedUsageRepo.of({
+            const repo = yield* KeyedUsageRepo.KeyedUsageRepo
+            const context = yield* Effect.context<UsageRepo.UsageRecordsRepo>()
+            return KeyedUsageRepo.KeyedUsageRepo.of({
               ...repo,
               stage: (organizationId, ingestionId, rows, now) =>
                 Effect.zipRight(
@@ -309,9 +293,9 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
             })
           })
         )
-        const summary = yield* Effect.flatMap(DwIngest, (service) =>
+        const summary = yield* Effect.flatMap(DwIngest.DwIngest, (service) =>
           service.run(admin, organization.id, { ...sources(), attribution: { format: "csv", open: chunked(attribution) } })).pipe(
-          Effect.provide(DwIngestService.layer.pipe(Layer.provide(watched)))
+          Effect.provide(DwIngest.layer.pipe(Layer.provide(watched)))
         )
         expect(seen.length).toBeGreaterThan(3)
         for (const visible of seen) {
@@ -329,9 +313,9 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
   // The largest batch the ingest hands the store: what it holds in memory is bounded by this, not by the file.
   const batches = { largest: 0, rows: 0 }
   const spied = Layer.effect(
-    KeyedUsageRepo,
-    Effect.map(KeyedUsageRepo, (repo) =>
-      KeyedUsageRepo.of({
+    KeyedUsageRepo.KeyedUsageRepo,
+    Effect.map(KeyedUsageRepo.KeyedUsageRepo, (repo) =>
+      KeyedUsageRepo.KeyedUsageRepo.of({
         ...repo,
         stage: (organizationId, ingestionId, rows, now) => {
           batches.largest = Math.max(batches.largest, rows.length)
@@ -340,17 +324,17 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Repo
         }
       }))
   )
-  layer(CoreLive.pipe(Layer.provideMerge(spied.pipe(Layer.provideMerge(makeStore())))), { timeout: "120 seconds" })(
+  layer(Core.layer.pipe(Layer.provideMerge(spied.pipe(Layer.provideMerge(makeStore())))), { timeout: "120 seconds" })(
     `dw ingest, memory: ${name}`,
     (it) => {
       it.effect("usage records reach the store in batches of about BATCH_SIZE, however long the file", () =>
         Effect.gen(function*() {
           const organization = yield* freshOrganization
           const summary = yield* ingest(organization.id)
-          expect(summary.usage_records).toBeGreaterThan(3 * BATCH_SIZE)
+          expect(summary.usage_records).toBeGreaterThan(3 * DwIngest.BATCH_SIZE)
           expect(batches.rows).toBe(summary.usage_records)
           // A batch is flushed after the chunk of rows that filled it.
-          expect(batches.largest).toBeLessThan(2 * BATCH_SIZE)
+          expect(batches.largest).toBeLessThan(2 * DwIngest.BATCH_SIZE)
         }), TIMEOUT)
     }
   )

@@ -9,51 +9,25 @@
  */
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
-import {
-  Actor,
-  EffectiveRoles,
-  GrantRule,
-  actorOf,
-  AddTeamMember,
-  type ApiKeyScope,
-  type Area,
-  CreateSsoGroup,
-  CreateTeam,
-  Invitations,
-  MemberRole,
-  type OrganizationId,
-  Permissions,
-  Precondition,
-  type Principal,
-  Role,
-  RoleSources,
-  type RoleGrant,
-  type SsoGroupId,
-  SsoGroups,
-  type TeamId,
-  TeamMembers,
-  TeamRoles,
-  Teams,
-  UserRoles,
-  Users
-} from "@costline/core"
+import { Actor, Authorization, EffectiveRoles, GrantRule, Identity, Invitations, Permissions, Precondition, RoleSources, SsoGroup, SsoGroups, Team, TeamMembers, TeamRoles, Teams, UserRoles, Users } from "@costline/core"
+import type { Ids, RoleScope } from "@costline/core"
 import { drainExport, freshOrganization, keyActor, memberActor } from "./Fixtures.js"
 import type { SecretsContractServices } from "./SecretsFixtures.js"
 
-const system = Actor.system()
+const system = Actor.Actor.system()
 
-const AREAS: ReadonlyArray<Area> = ["audit_logs", "insights", "ticket_links", "teams", "sso_groups", "users", "usage_groups", "dw_accounts"]
-const KEY_SCOPES: ReadonlyArray<ApiKeyScope> = ["*", ...AREAS.flatMap((area) => [`${area}:read`, `${area}:write`] as const)]
+const AREAS: ReadonlyArray<Identity.Area> = ["audit_logs", "insights", "ticket_links", "teams", "sso_groups", "users", "usage_groups", "dw_accounts"]
+const KEY_SCOPES: ReadonlyArray<Identity.ApiKeyScope> = ["*", ...AREAS.flatMap((area) => [`${area}:read`, `${area}:write`] as const)]
 
 /** Scopes that need no target in the store: the organization and external ids. */
-const SCOPES: ReadonlyArray<RoleGrant["scope"]> = [
+const SCOPES: ReadonlyArray<RoleScope.RoleGrant["scope"]> = [
   { type: "organization" },
   { type: "dw_organization", id: "wh-1" },
   { type: "dw_organization", id: "wh-2" },
   { type: "bi_site", id: "site-1" }
 ]
 
-const role = fc.constantFrom(...Role.literals)
+const role = fc.constantFrom(...Identity.Role.literals)
 const scopedRole = fc.record({ role, scope: fc.constantFrom(...SCOPES) })
 
 const world = fc.record({
@@ -62,7 +36,7 @@ const world = fc.record({
   teamRoles: fc.array(scopedRole, { maxLength: 2 }),
   /** Which members are in the team. */
   inTeam: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
-  allUsersRole: fc.option(fc.constantFrom(...MemberRole.literals), { nil: undefined }),
+  allUsersRole: fc.option(fc.constantFrom(...Team.MemberRole.literals), { nil: undefined }),
   ssoRoles: fc.array(scopedRole, { minLength: 1, maxLength: 2 })
 })
 
@@ -79,8 +53,8 @@ const grant = fc.oneof(
   fc.record({ kind: fc.constant("direct" as const), member: fc.nat(), grant: scopedRole }),
   fc.record({ kind: fc.constant("team role" as const), allUsers: fc.boolean(), grant: scopedRole }),
   fc.record({ kind: fc.constant("team member" as const), member: fc.nat() }),
-  fc.record({ kind: fc.constant("all-users team" as const), role: fc.constantFrom(...MemberRole.literals) }),
-  fc.record({ kind: fc.constant("all-users default" as const), role: fc.constantFrom(...MemberRole.literals) }),
+  fc.record({ kind: fc.constant("all-users team" as const), role: fc.constantFrom(...Team.MemberRole.literals) }),
+  fc.record({ kind: fc.constant("all-users default" as const), role: fc.constantFrom(...Team.MemberRole.literals) }),
   fc.record({ kind: fc.constant("sso mapping" as const), roles: fc.array(scopedRole, { minLength: 1, maxLength: 2 }) }),
   fc.record({ kind: fc.constant("sso rename" as const) })
 )
@@ -94,7 +68,7 @@ const entries = (holdings: ReadonlyArray<Holding>) =>
   new Set(holdings.flatMap((holding) => holding.permissions.map((p) => `${Permissions.describe(p)}@${holding.scope.type}:${holding.scope.id}`)))
 
 /** Whether `entry` is within `held`: held at that scope, or at organization scope. */
-const within = (organizationId: OrganizationId, held: ReadonlySet<string>, entry: string) => {
+const within = (organizationId: Ids.OrganizationId, held: ReadonlySet<string>, entry: string) => {
   const [permission] = entry.split("@")
   return held.has(entry) || held.has(`${permission}@organization:${organizationId}`)
 }
@@ -105,9 +79,9 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
     Effect.gen(function*() {
       const organization = yield* freshOrganization
       const organizationId = organization.id
-      const users = yield* Users
-      const userRoles = yield* UserRoles
-      const teams = yield* Teams
+      const users = yield* Users.Users
+      const userRoles = yield* UserRoles.UserRoles
+      const teams = yield* Teams.Teams
       const members: Array<{ readonly id: string; readonly email: string }> = []
       for (const [index, member] of shape.members.entries()) {
         const email = `member-${index}@example.com`
@@ -115,17 +89,17 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
         for (const more of member.more) yield* Effect.either(userRoles.grant(system, organizationId, email, more))
         members.push({ id: user.id, email })
       }
-      const team = yield* teams.create(system, organizationId, new CreateTeam({ name: "Team", is_all_users: false, default_member_role: "viewer" }))
-      for (const teamRole of shape.teamRoles) yield* Effect.either((yield* TeamRoles).grant(system, organizationId, team.id, teamRole))
+      const team = yield* teams.create(system, organizationId, new Team.CreateTeam({ name: "Team", is_all_users: false, default_member_role: "viewer" }))
+      for (const teamRole of shape.teamRoles) yield* Effect.either((yield* TeamRoles.TeamRoles).grant(system, organizationId, team.id, teamRole))
       for (const [index, member] of members.entries()) {
-        if (shape.inTeam[index]) yield* (yield* TeamMembers).add(system, organizationId, team.id, new AddTeamMember({ identifier: member.email }))
+        if (shape.inTeam[index]) yield* (yield* TeamMembers.TeamMembers).add(system, organizationId, team.id, new Team.AddTeamMember({ identifier: member.email }))
       }
       const allUsers = shape.allUsersRole === undefined ? undefined : yield* teams.create(
         system,
         organizationId,
-        new CreateTeam({ name: "Everyone", is_all_users: true, default_member_role: shape.allUsersRole })
+        new Team.CreateTeam({ name: "Everyone", is_all_users: true, default_member_role: shape.allUsersRole })
       )
-      const sso = yield* Effect.either((yield* SsoGroups).create(system, organizationId, new CreateSsoGroup({ name: "okta-team", roles: shape.ssoRoles })))
+      const sso = yield* Effect.either((yield* SsoGroups.SsoGroups).create(system, organizationId, new SsoGroup.CreateSsoGroup({ name: "okta-team", roles: shape.ssoRoles })))
       return {
         organizationId,
         members,
@@ -136,7 +110,7 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
     })
 
   /** What every holder holds: each member (every source of roles) and each SSO group (by name: who gets its roles). */
-  const holders = (organizationId: OrganizationId, members: ReadonlyArray<{ readonly id: string }>) =>
+  const holders = (organizationId: Ids.OrganizationId, members: ReadonlyArray<{ readonly id: string }>) =>
     Effect.gen(function*() {
       const effectiveRoles = yield* RoleSources.makeEffectiveRolesReader
       const held = new Map<string, ReadonlySet<string>>()
@@ -144,7 +118,7 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
         const roles = yield* effectiveRoles(organizationId, member.id as never)
         held.set(`user:${member.id}`, entries(holdingsOfRoles(roles)))
       }
-      const groups = yield* (yield* SsoGroups).listOffset(organizationId, { offset: 0, limit: 100 }, { size: "limit" })
+      const groups = yield* (yield* SsoGroups.SsoGroups).listOffset(organizationId, { offset: 0, limit: 100 }, { size: "limit" })
       for (const { group, roles } of groups.items) {
         held.set(`sso:${group.name}`, entries(holdingsOfRoles(roles.map((r): ScopedGrant => ({ role: r.role, scope: r.scope })))))
       }
@@ -159,7 +133,7 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
         Effect.gen(function*() {
           const { allUsersId, members, organizationId, ssoId, teamId } = yield* build(shape)
           const effectiveRoles = yield* RoleSources.makeEffectiveRolesReader
-          let principal: Principal
+          let principal: Identity.Principal
           if (by.kind === "key") {
             principal = keyActor(organizationId, by.access, by.scopes).principal!
           } else {
@@ -172,30 +146,30 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
               ? holdingsOfKey(principal)
               : holdingsOfRoles(yield* effectiveRoles(organizationId, principal.userId))
           )
-          const actor = actorOf(principal, null)
+          const actor = Authorization.actorOf(principal, null)
           const before = yield* holders(organizationId, members)
 
           const memberOf = (index: number) => members[index % members.length]!
           const attempt = (() => {
             switch (change.kind) {
               case "direct":
-                return Effect.flatMap(UserRoles, (s) => s.grant(actor, organizationId, memberOf(change.member).email, change.grant))
+                return Effect.flatMap(UserRoles.UserRoles, (s) => s.grant(actor, organizationId, memberOf(change.member).email, change.grant))
               case "team role":
-                return Effect.flatMap(TeamRoles, (s) => s.grant(actor, organizationId, (change.allUsers && allUsersId !== undefined ? allUsersId : teamId) as TeamId, change.grant))
+                return Effect.flatMap(TeamRoles.TeamRoles, (s) => s.grant(actor, organizationId, (change.allUsers && allUsersId !== undefined ? allUsersId : teamId) as Ids.TeamId, change.grant))
               case "team member":
-                return Effect.flatMap(TeamMembers, (s) => s.add(actor, organizationId, teamId, new AddTeamMember({ identifier: memberOf(change.member).email })))
+                return Effect.flatMap(TeamMembers.TeamMembers, (s) => s.add(actor, organizationId, teamId, new Team.AddTeamMember({ identifier: memberOf(change.member).email })))
               case "all-users team":
-                return Effect.flatMap(Teams, (s) => s.create(actor, organizationId, new CreateTeam({ name: "All", is_all_users: true, default_member_role: change.role })))
+                return Effect.flatMap(Teams.Teams, (s) => s.create(actor, organizationId, new Team.CreateTeam({ name: "All", is_all_users: true, default_member_role: change.role })))
               case "all-users default":
                 return allUsersId === undefined
                   ? Effect.void
-                  : Effect.flatMap(Teams, (s) => s.update(actor, organizationId, allUsersId, { default_member_role: change.role }, Precondition.none))
+                  : Effect.flatMap(Teams.Teams, (s) => s.update(actor, organizationId, allUsersId, { default_member_role: change.role }, Precondition.none))
               case "sso mapping":
-                return Effect.flatMap(SsoGroups, (s) => s.create(actor, organizationId, new CreateSsoGroup({ name: "okta-new", roles: change.roles })))
+                return Effect.flatMap(SsoGroups.SsoGroups, (s) => s.create(actor, organizationId, new SsoGroup.CreateSsoGroup({ name: "okta-new", roles: change.roles })))
               case "sso rename":
                 return ssoId === undefined
                   ? Effect.void
-                  : Effect.flatMap(SsoGroups, (s) => s.update(actor, organizationId, ssoId as SsoGroupId, { name: "okta-everyone" }, Precondition.none))
+                  : Effect.flatMap(SsoGroups.SsoGroups, (s) => s.update(actor, organizationId, ssoId as SsoGroup.SsoGroupId, { name: "okta-everyone" }, Precondition.none))
             }
           })()
           const outcome = yield* Effect.either(attempt as Effect.Effect<unknown, { readonly _tag: string }>)
@@ -215,8 +189,8 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
       Effect.gen(function*() {
         const organization = yield* freshOrganization
         const organizationId = organization.id
-        const users = yield* Users
-        const userRoles = yield* UserRoles
+        const users = yield* Users.Users
+        const userRoles = yield* UserRoles.UserRoles
         const owner = yield* users.add(system, organizationId, { email: "owner@example.com", role: "viewer" })
         yield* users.add(system, organizationId, { email: "peer@example.com", role: "viewer" })
         // Admin of one warehouse organization only.
@@ -242,10 +216,10 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
         )
         expect((yield* userRoles.grant(adminKey, organizationId, "peer@example.com", orgAdmin)).role).toBe("admin")
         // An actor that names a user but carries no principal may grant nothing; the operator anything.
-        const unnamed = new Actor({ changedBy: "someone@example.com", changedByType: "user", requestId: null })
+        const unnamed = new Actor.Actor({ changedBy: "someone@example.com", changedByType: "user", requestId: null })
         expect((yield* Effect.flip(userRoles.grant(unnamed, organizationId, "owner@example.com", viewerThere)))._tag).toBe("Forbidden")
         // A principal of another organization grants nothing here.
-        const stranger = keyActor("org-elsewhere" as OrganizationId, "admin", ["*"])
+        const stranger = keyActor("org-elsewhere" as Ids.OrganizationId, "admin", ["*"])
         expect((yield* Effect.flip(userRoles.grant(stranger, organizationId, "owner@example.com", viewerThere)))._tag).toBe("Forbidden")
 
         const { records } = yield* drainExport(organizationId, { filters: { table_name_in: ["role_assignments"], status_in: ["failure"] } })
@@ -262,8 +236,8 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
       Effect.gen(function*() {
         const organization = yield* freshOrganization
         const organizationId = organization.id
-        const users = yield* Users
-        const invitations = yield* Invitations
+        const users = yield* Users.Users
+        const invitations = yield* Invitations.Invitations
         const writer = keyActor(organizationId, "read_write", ["*"])
         expect((yield* Effect.flip(users.add(writer, organizationId, { email: "boss@example.com", role: "admin" })))._tag).toBe("Forbidden")
         expect((yield* Effect.flip(invitations.create(writer, organizationId, { email: "boss@example.com", role: "admin" })))._tag).toBe("Forbidden")
@@ -282,12 +256,12 @@ export const grantRuleContract = (it: Vitest.MethodsNonLive<SecretsContractServi
       Effect.gen(function*() {
         const organization = yield* freshOrganization
         const organizationId = organization.id
-        const teams = yield* Teams
+        const teams = yield* Teams.Teams
         const teamsKey = keyActor(organizationId, "read_write", ["teams:write"])
-        const team = yield* teams.create(teamsKey, organizationId, new CreateTeam({ name: "Ops", is_all_users: false, default_member_role: "admin" }))
-        const refused = yield* Effect.flip((yield* TeamRoles).grant(teamsKey, organizationId, team.id, { role: "viewer", scope: { type: "organization" } }))
+        const team = yield* teams.create(teamsKey, organizationId, new Team.CreateTeam({ name: "Ops", is_all_users: false, default_member_role: "admin" }))
+        const refused = yield* Effect.flip((yield* TeamRoles.TeamRoles).grant(teamsKey, organizationId, team.id, { role: "viewer", scope: { type: "organization" } }))
         expect(refused._tag).toBe("Forbidden")
-        const everyone = yield* Effect.flip(teams.create(teamsKey, organizationId, new CreateTeam({ name: "All", is_all_users: true, default_member_role: "viewer" })))
+        const everyone = yield* Effect.flip(teams.create(teamsKey, organizationId, new Team.CreateTeam({ name: "All", is_all_users: true, default_member_role: "viewer" })))
         expect(everyone._tag).toBe("Forbidden")
         const details = yield* teams.detailsOffset(organizationId, team.id, {
           members: { offset: 0, limit: 10 },

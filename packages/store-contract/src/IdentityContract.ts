@@ -1,24 +1,10 @@
 /** Contract: organizations, users, API keys, sessions and role grants, through the real services. */
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { DateTime, Effect, Option, TestClock } from "effect"
-import {
-  Actor,
-  ApiKeys,
-  ApiToken,
-  Auth,
-  newId,
-  type OrganizationId,
-  Organizations,
-  RoleAssignment,
-  RoleAssignmentsRepo,
-  Sessions,
-  User,
-  Users,
-  UsersRepo
-} from "@costline/core"
+import { Actor, ApiKeys, ApiToken, Auth, Identity, IdentityRepo, Ids, Organizations, RoleAssignment, Sessions, Users } from "@costline/core"
 import { type ContractServices, drainExport, freshOrganization, ids } from "./Fixtures.js"
 
-const system = Actor.system()
+const system = Actor.Actor.system()
 
 const bearer = (token: string) => `Bearer ${token}`
 
@@ -26,7 +12,7 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
   describe("organizations", () => {
     it.effect("reads back what was created, and audits a settings change as an organization event", () =>
       Effect.gen(function*() {
-        const organizations = yield* Organizations
+        const organizations = yield* Organizations.Organizations
         const organization = yield* freshOrganization
         expect(yield* organizations.get(organization.id)).toEqual(organization)
 
@@ -45,11 +31,11 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
 
     it.effect("refuses a second organization with the same id, and answers NotFound for an unknown one", () =>
       Effect.gen(function*() {
-        const organizations = yield* Organizations
+        const organizations = yield* Organizations.Organizations
         const organization = yield* freshOrganization
         const duplicate = yield* Effect.flip(organizations.create({ id: organization.id, name: "again" }))
         expect(duplicate._tag).toBe("AlreadyExists")
-        const missing = yield* Effect.flip(organizations.get(`${organization.id}-missing` as OrganizationId))
+        const missing = yield* Effect.flip(organizations.get(`${organization.id}-missing` as Ids.OrganizationId))
         expect(missing._tag).toBe("NotFound")
       }))
   })
@@ -57,8 +43,8 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
   describe("users", () => {
     it.effect("finds a member by email in any case; the same email in another case is refused, leaving nothing", () =>
       Effect.gen(function*() {
-        const users = yield* Users
-        const roles = yield* RoleAssignmentsRepo
+        const users = yield* Users.Users
+        const roles = yield* IdentityRepo.RoleAssignmentsRepo
         const organization = yield* freshOrganization
         const added = yield* users.add(system, organization.id, { email: "Mixed.Case@Example.COM", role: "admin" })
         expect(yield* users.findByEmail(organization.id, "MIXED.case@example.com")).toEqual(added)
@@ -74,11 +60,11 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
 
     it.effect("the store itself enforces one email per organization, ignoring case", () =>
       Effect.gen(function*() {
-        const repo = yield* UsersRepo
+        const repo = yield* IdentityRepo.UsersRepo
         const [first, second] = [yield* freshOrganization, yield* freshOrganization]
-        const user = (organizationId: OrganizationId, email: string) =>
-          Effect.map(newId<"UserId">(), (id) =>
-            new User({ id, organization_id: organizationId, email, created_at: DateTime.unsafeMake(0) }))
+        const user = (organizationId: Ids.OrganizationId, email: string) =>
+          Effect.map(Ids.newId<"UserId">(), (id) =>
+            new Identity.User({ id, organization_id: organizationId, email, created_at: DateTime.unsafeMake(0) }))
         const stored = yield* user(first.id, "Dana@Example.com")
         yield* repo.insert(stored)
         const duplicate = yield* Effect.flip(Effect.flatMap(user(first.id, "dana@EXAMPLE.com"), repo.insert))
@@ -90,16 +76,16 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
 
     it.effect("removing a member ends their sessions, drops their roles and audits a users event", () =>
       Effect.gen(function*() {
-        const users = yield* Users
-        const auth = yield* Auth
+        const users = yield* Users.Users
+        const auth = yield* Auth.Auth
         const organization = yield* freshOrganization
         const user = yield* users.add(system, organization.id, { email: "leaver@example.com", role: "editor" })
-        const { token } = yield* (yield* Sessions).create(organization.id, user.email)
+        const { token } = yield* (yield* Sessions.Sessions).create(organization.id, user.email)
 
         yield* users.remove(system, organization.id, "Leaver@example.com")
         expect((yield* Effect.flip(users.findByEmail(organization.id, user.email)))._tag).toBe("NotFound")
         expect((yield* Effect.flip(auth.authenticate(bearer(token))))._tag).toBe("Unauthorized")
-        expect(yield* (yield* RoleAssignmentsRepo).listForSubject(organization.id, "user", user.id)).toEqual([])
+        expect(yield* (yield* IdentityRepo.RoleAssignmentsRepo).listForSubject(organization.id, "user", user.id)).toEqual([])
         const { records } = yield* drainExport(organization.id)
         expect(records.at(-1)).toMatchObject({
           event_type: "users",
@@ -113,8 +99,8 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
   describe("API keys and authentication", () => {
     it.effect("a key's token authenticates as the key until revoked; creation and revocation are audited", () =>
       Effect.gen(function*() {
-        const apiKeys = yield* ApiKeys
-        const auth = yield* Auth
+        const apiKeys = yield* ApiKeys.ApiKeys
+        const auth = yield* Auth.Auth
         const organization = yield* freshOrganization
         const { key, token } = yield* apiKeys.create(system, organization.id, {
           name: "ci",
@@ -143,10 +129,10 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
 
     it.effect("a key stops working at its expiry time", () =>
       Effect.gen(function*() {
-        const auth = yield* Auth
+        const auth = yield* Auth.Auth
         const organization = yield* freshOrganization
         const expiresAt = DateTime.add(yield* DateTime.now, { hours: 1 })
-        const { token } = yield* (yield* ApiKeys).create(system, organization.id, {
+        const { token } = yield* (yield* ApiKeys.ApiKeys).create(system, organization.id, {
           name: "temporary",
           access: "admin",
           scopes: ["*"],
@@ -160,9 +146,9 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
 
     it.effect("missing, malformed, unknown and garbled credentials are all the same Unauthorized", () =>
       Effect.gen(function*() {
-        const auth = yield* Auth
+        const auth = yield* Auth.Auth
         const organization = yield* freshOrganization
-        const { token } = yield* (yield* ApiKeys).create(system, organization.id, {
+        const { token } = yield* (yield* ApiKeys.ApiKeys).create(system, organization.id, {
           name: "real",
           access: "admin",
           scopes: ["*"]
@@ -186,8 +172,8 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
       }))
     it.effect("listing shows every key without its token; a use is recorded at most once a minute; revoke by name", () =>
       Effect.gen(function*() {
-        const apiKeys = yield* ApiKeys
-        const auth = yield* Auth
+        const apiKeys = yield* ApiKeys.ApiKeys
+        const auth = yield* Auth.Auth
         const organization = yield* freshOrganization
         const first = yield* apiKeys.create(system, organization.id, { name: "one", access: "admin", scopes: ["*"] })
         yield* TestClock.adjust("1 second")
@@ -218,8 +204,8 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
 
     it.effect("a key created on behalf of a key carries no more than it: refused and audited as a failure", () =>
       Effect.gen(function*() {
-        const apiKeys = yield* ApiKeys
-        const auth = yield* Auth
+        const apiKeys = yield* ApiKeys.ApiKeys
+        const auth = yield* Auth.Auth
         const organization = yield* freshOrganization
         const { token } = yield* apiKeys.create(system, organization.id, {
           name: "narrow",
@@ -255,10 +241,10 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
   describe("sessions", () => {
     it.effect("a session authenticates as its user with their roles; login and logout are audited once", () =>
       Effect.gen(function*() {
-        const sessions = yield* Sessions
-        const auth = yield* Auth
+        const sessions = yield* Sessions.Sessions
+        const auth = yield* Auth.Auth
         const organization = yield* freshOrganization
-        const user = yield* (yield* Users).add(system, organization.id, { email: "sam@example.com", role: "editor" })
+        const user = yield* (yield* Users.Users).add(system, organization.id, { email: "sam@example.com", role: "editor" })
         const { session, token } = yield* sessions.create(organization.id, "SAM@example.com", { requestId: "req-1" })
         expect(yield* auth.authenticate(bearer(token))).toEqual({
           _tag: "User",
@@ -279,11 +265,11 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
 
     it.effect("an operator ends every live session of a member; each is audited as a logout", () =>
       Effect.gen(function*() {
-        const sessions = yield* Sessions
-        const auth = yield* Auth
+        const sessions = yield* Sessions.Sessions
+        const auth = yield* Auth.Auth
         const organization = yield* freshOrganization
-        yield* (yield* Users).add(system, organization.id, { email: "kim@example.com", role: "viewer" })
-        yield* (yield* Users).add(system, organization.id, { email: "lee@example.com", role: "viewer" })
+        yield* (yield* Users.Users).add(system, organization.id, { email: "kim@example.com", role: "viewer" })
+        yield* (yield* Users.Users).add(system, organization.id, { email: "lee@example.com", role: "viewer" })
         const first = yield* sessions.create(organization.id, "kim@example.com")
         const second = yield* sessions.create(organization.id, "kim@example.com")
         const other = yield* sessions.create(organization.id, "lee@example.com")
@@ -302,10 +288,10 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
 
     it.effect("a session expires after its time to live, and only members can have one", () =>
       Effect.gen(function*() {
-        const sessions = yield* Sessions
-        const auth = yield* Auth
+        const sessions = yield* Sessions.Sessions
+        const auth = yield* Auth.Auth
         const organization = yield* freshOrganization
-        yield* (yield* Users).add(system, organization.id, { email: "short@example.com", role: "viewer" })
+        yield* (yield* Users.Users).add(system, organization.id, { email: "short@example.com", role: "viewer" })
         const { token } = yield* sessions.create(organization.id, "short@example.com", { ttl: "1 hour" })
         yield* TestClock.adjust("59 minutes")
         expect((yield* auth.authenticate(bearer(token)))._tag).toBe("User")
@@ -319,11 +305,11 @@ export const identityContract = (it: Vitest.MethodsNonLive<ContractServices>) =>
   describe("role grants", () => {
     it.effect("the same grant twice is refused; other roles or scopes are other grants; deletion returns them", () =>
       Effect.gen(function*() {
-        const repo = yield* RoleAssignmentsRepo
+        const repo = yield* IdentityRepo.RoleAssignmentsRepo
         const organization = yield* freshOrganization
-        const grant = (role: RoleAssignment["role"], scopeType: RoleAssignment["scope_type"], scopeId: string | null) =>
-          Effect.map(newId<"RoleAssignmentId">(), (id) =>
-            new RoleAssignment({
+        const grant = (role: RoleAssignment.RoleAssignment["role"], scopeType: RoleAssignment.RoleAssignment["scope_type"], scopeId: string | null) =>
+          Effect.map(Ids.newId<"RoleAssignmentId">(), (id) =>
+            new RoleAssignment.RoleAssignment({
               id,
               organization_id: organization.id,
               subject_type: "sso_group",

@@ -5,28 +5,18 @@
  */
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, Either, Stream } from "effect"
-import {
-  type Insight,
-  insightETag,
-  InsightImport,
-  InsightImportService,
-  InsightImportsRepo,
-  Insights,
-  InsightUpdate,
-  type InsightUpsert,
-  type OrganizationId,
-  UsageImportService
-} from "@costline/core"
+import { Insight, InsightETag, InsightImport, InsightImportsRepo, Insights, UsageImport } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { type ContractServices, freshOrganization, ifMatch } from "./Fixtures.js"
 import { ann, idleWarehouse, importer, insightRecords } from "./InsightFixtures.js"
 
-const lines = (upserts: ReadonlyArray<InsightUpsert>) => Stream.fromIterable(upserts.map((upsert) => Either.right(upsert)))
+const lines = (upserts: ReadonlyArray<Insight.InsightUpsert>) => Stream.fromIterable(upserts.map((upsert) => Either.right(upsert)))
 
 /** Every insight of the organization, oldest first, following page tokens. */
-const allInsights = (organizationId: OrganizationId) =>
+const allInsights = (organizationId: Ids.OrganizationId) =>
   Effect.gen(function*() {
-    const insights = yield* Insights
-    const found: Array<Insight> = []
+    const insights = yield* Insights.Insights
+    const found: Array<Insight.Insight> = []
     let token: string | undefined
     do {
       const page = yield* insights.list(organizationId, {
@@ -49,7 +39,7 @@ export const insightImportContract = (it: Vitest.MethodsNonLive<ContractServices
     it.effect("applies the file's lines in order: creations, changes, repeats; an audit record per change", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const existing = (yield* insights.upsert(importer, organization.id, idleWarehouse("WH_OLD"))).insight
         const file = [
           idleWarehouse("WH_OLD", { potential_savings: 7 }),
@@ -57,7 +47,7 @@ export const insightImportContract = (it: Vitest.MethodsNonLive<ContractServices
           idleWarehouse("WH_NEW", { severity: "high" }),
           idleWarehouse("WH_NEW", { severity: "high" })
         ]
-        const summary = yield* (yield* InsightImport).run(organization.id, lines(file))
+        const summary = yield* (yield* InsightImport.InsightImport).run(organization.id, lines(file))
         expect(summary).toEqual({ created: 1, updated: 2, unchanged: 1 })
 
         const stored = (yield* allInsights(organization.id)).sort((a, b) => a.resource_id.localeCompare(b.resource_id))
@@ -78,28 +68,28 @@ export const insightImportContract = (it: Vitest.MethodsNonLive<ContractServices
     it.effect("stages in batches nobody sees until the last step publishes them all", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const file = many(2 * UsageImportService.BATCH_SIZE + 1)
-        const insights = yield* Insights
+        const file = many(2 * UsageImport.BATCH_SIZE + 1)
+        const insights = yield* Insights.Insights
         const staged: Array<number> = []
         const seenWhileStaging: Array<number> = []
-        const watched = Effect.map(InsightImportsRepo, (repo) =>
-          InsightImportsRepo.of({
+        const watched = Effect.map(InsightImportsRepo.InsightImportsRepo, (repo) =>
+          InsightImportsRepo.InsightImportsRepo.of({
             ...repo,
             stage: (organizationId, importId, batch, audit, now) =>
               Effect.gen(function*() {
-                const seen = yield* Effect.orDie(Effect.provideService(allInsights(organization.id), Insights, insights))
+                const seen = yield* Effect.orDie(Effect.provideService(allInsights(organization.id), Insights.Insights, insights))
                 seenWhileStaging.push(seen.length)
                 staged.push(batch.length)
                 yield* repo.stage(organizationId, importId, batch, audit, now)
               })
           }))
-        const importing = yield* Effect.provideServiceEffect(InsightImportService.make, InsightImportsRepo, watched)
+        const importing = yield* Effect.provideServiceEffect(InsightImport.make, InsightImportsRepo.InsightImportsRepo, watched)
         expect(yield* importing.run(organization.id, lines(file))).toEqual({
           created: file.length,
           updated: 0,
           unchanged: 0
         })
-        expect(staged).toEqual([UsageImportService.BATCH_SIZE, UsageImportService.BATCH_SIZE, 1])
+        expect(staged).toEqual([UsageImport.BATCH_SIZE, UsageImport.BATCH_SIZE, 1])
         expect(seenWhileStaging).toEqual([0, 0, 0])
         expect(yield* allInsights(organization.id)).toHaveLength(file.length)
         expect(yield* insightRecords(organization.id)).toHaveLength(file.length)
@@ -108,40 +98,40 @@ export const insightImportContract = (it: Vitest.MethodsNonLive<ContractServices
     it.effect("a bad line after batches were staged leaves nothing: no insight, no record, nothing staged; the rest is still read", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const good = many(2 * UsageImportService.BATCH_SIZE + 5).map((upsert) => Either.right(upsert))
-        const after = many(UsageImportService.BATCH_SIZE + 1, "AFTER").map((upsert) => Either.right(upsert))
+        const good = many(2 * UsageImport.BATCH_SIZE + 5).map((upsert) => Either.right(upsert))
+        const after = many(UsageImport.BATCH_SIZE + 1, "AFTER").map((upsert) => Either.right(upsert))
         let read = 0
         const file = Stream.fromIterable([...good, Either.left("not valid JSON"), ...after]).pipe(
           Stream.tap(() => Effect.sync(() => read++))
         )
-        const failure = yield* Effect.flip((yield* InsightImport).run(organization.id, file))
+        const failure = yield* Effect.flip((yield* InsightImport.InsightImport).run(organization.id, file))
         expect(failure).toMatchObject({ _tag: "ValidationFailed", details: [{ field: "file", issue: "bad_lines" }] })
         // Read to the end (its reader names every bad line), in one pass.
         expect(read).toBe(good.length + 1 + after.length)
         expect(yield* allInsights(organization.id)).toEqual([])
         expect(yield* insightRecords(organization.id)).toEqual([])
         // Discarded, not merely hidden: the import is gone and nothing of it can be read back.
-        expect(yield* (yield* InsightImportsRepo).staleImports(new Date("2999-01-01T00:00:00Z"))).toEqual([])
+        expect(yield* (yield* InsightImportsRepo.InsightImportsRepo).staleImports(new Date("2999-01-01T00:00:00Z"))).toEqual([])
       }), { timeout: 120_000 })
 
     it.effect("an insight changed through the API while the import was staged keeps that change", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const before = (yield* insights.upsert(importer, organization.id, idleWarehouse("WH_EDITED"))).insight
         const file = [idleWarehouse("WH_EDITED", { potential_savings: 9 }), idleWarehouse("WH_RACED")]
         // Both land between the import's read and its publishing: a triage, and a creation of a key it creates too.
-        const watched = Effect.map(InsightImportsRepo, (repo) =>
-          InsightImportsRepo.of({
+        const watched = Effect.map(InsightImportsRepo.InsightImportsRepo, (repo) =>
+          InsightImportsRepo.InsightImportsRepo.of({
             ...repo,
             stage: (organizationId, importId, staged, audit, now) =>
               Effect.gen(function*() {
                 yield* repo.stage(organizationId, importId, staged, audit, now)
-                yield* Effect.orDie(insights.update(ann, organization.id, before.id, new InsightUpdate({ status: "in_progress" }), ifMatch(before.etag)))
+                yield* Effect.orDie(insights.update(ann, organization.id, before.id, new Insight.InsightUpdate({ status: "in_progress" }), ifMatch(before.etag)))
                 yield* Effect.orDie(insights.upsert(importer, organization.id, idleWarehouse("WH_RACED", { title: "raced" })))
               })
           }))
-        const importing = yield* Effect.provideServiceEffect(InsightImportService.make, InsightImportsRepo, watched)
+        const importing = yield* Effect.provideServiceEffect(InsightImport.make, InsightImportsRepo.InsightImportsRepo, watched)
         expect(yield* importing.run(organization.id, lines(file))).toEqual({ created: 0, updated: 2, unchanged: 0 })
 
         const stored = yield* allInsights(organization.id)
@@ -151,7 +141,7 @@ export const insightImportContract = (it: Vitest.MethodsNonLive<ContractServices
         expect(raced).toHaveLength(1)
         expect(raced[0]!.title).toBe("Warehouse WH_RACED is idle")
         // Its ETag is that of what is stored: the API's change and the import's content.
-        expect(edited.etag).toBe(insightETag(edited))
+        expect(edited.etag).toBe(InsightETag.forInsight(edited))
         const imported = (yield* insightRecords(organization.id)).filter((record) => record.changed_by === "system")
         expect(imported.map((record) => [record.operation, record.new_values])).toEqual([
           // The API's triage is in the state the import's record shows.

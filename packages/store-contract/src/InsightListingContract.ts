@@ -4,15 +4,8 @@
  */
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import {
-  type Insight,
-  type InsightFilters,
-  InsightQueries,
-  Insights,
-  type InsightSortBy,
-  type OrganizationId,
-  type SortOrder
-} from "@costline/core"
+import { InsightQueries, Insights } from "@costline/core"
+import type { Audit, Ids, Insight } from "@costline/core"
 import { type ContractServices, freshOrganization, ids } from "./Fixtures.js"
 import { idleWarehouse, importer, withInsight } from "./InsightFixtures.js"
 import * as Oracle from "./InsightOracle.js"
@@ -20,17 +13,17 @@ import { sampleListQueries, sampleQueries, seedRandomInsights } from "./InsightS
 
 /** Every page of a listing, following page tokens. */
 const listAll = (
-  organizationId: OrganizationId,
+  organizationId: Ids.OrganizationId,
   query: {
-    readonly filters: InsightFilters
-    readonly sortBy: InsightSortBy
-    readonly sortOrder: SortOrder
+    readonly filters: Insight.InsightFilters
+    readonly sortBy: Insight.InsightSortBy
+    readonly sortOrder: Audit.SortOrder
     readonly pageSize: number
   }
 ) =>
   Effect.gen(function*() {
-    const insights = yield* Insights
-    const items: Array<Insight> = []
+    const insights = yield* Insights.Insights
+    const items: Array<Insight.Insight> = []
     let pageToken: string | undefined
     for (;;) {
       const page = yield* insights.list(organizationId, {
@@ -52,9 +45,9 @@ export const insightListingContract = (it: Vitest.MethodsNonLive<ContractService
   describe("insights: listing", () => {
     it.effect("newest first by default; pages of insights created in the same instant hold each one once", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const organization = yield* freshOrganization
-        const created: Array<Insight> = []
+        const created: Array<Insight.Insight> = []
         for (const resourceId of ["a", "b", "c", "d", "e"]) {
           created.push((yield* insights.upsert(importer, organization.id, idleWarehouse(resourceId))).insight)
         }
@@ -87,14 +80,14 @@ export const insightListingContract = (it: Vitest.MethodsNonLive<ContractService
 
     it.effect("paging is stable under inserts: nothing is repeated or skipped", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const organization = yield* freshOrganization
-        const before: Array<Insight> = []
+        const before: Array<Insight.Insight> = []
         for (const resourceId of ["a", "b", "c", "d", "e", "f"]) {
           yield* TestClock.adjust("1 second")
           before.push((yield* insights.upsert(importer, organization.id, idleWarehouse(resourceId))).insight)
         }
-        const seen: Array<Insight> = []
+        const seen: Array<Insight.Insight> = []
         let pageToken: string | undefined
         do {
           const page = yield* insights.list(organization.id, {
@@ -115,7 +108,7 @@ export const insightListingContract = (it: Vitest.MethodsNonLive<ContractService
 
     it.effect("a page token resumes only the same sort in the same organization; page sizes are 1 to 500", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const { organizationId } = yield* withInsight
         yield* insights.upsert(importer, organizationId, idleWarehouse("WH_2"))
         const query = { filters: {}, sort_by: "create_time", sort_order: "desc", max_results: 1 } as const
@@ -138,7 +131,7 @@ export const insightListingContract = (it: Vitest.MethodsNonLive<ContractService
   describe("insights: aggregate query", () => {
     it.effect("matches an in-memory oracle on random data and queries", () =>
       Effect.gen(function*() {
-        const queries = yield* InsightQueries
+        const queries = yield* InsightQueries.InsightQueries
         const organization = yield* freshOrganization
         const stored = yield* seedRandomInsights(organization.id, 21)
         // Averages may differ in the last bits with the order of addition.
@@ -158,10 +151,10 @@ export const insightListingContract = (it: Vitest.MethodsNonLive<ContractService
 
     it.effect("without dimensions: one row over the organization's matching insights; sums over nothing are null", () =>
       Effect.gen(function*() {
-        const queries = yield* InsightQueries
-        const insights = yield* Insights
+        const queries = yield* InsightQueries.InsightQueries
+        const insights = yield* Insights.Insights
         const organization = yield* freshOrganization
-        const run = (filters: InsightFilters) =>
+        const run = (filters: Insight.InsightFilters) =>
           queries.run(organization.id, {
             dimensions: [],
             measures: ["count", "potential_savings_sum", "potential_savings_avg", "view_count_sum"],
@@ -187,8 +180,8 @@ export const insightListingContract = (it: Vitest.MethodsNonLive<ContractService
 
     it.effect("groups by UTC day and month, ordered by order_by and then the dimensions, cut at limit", () =>
       Effect.gen(function*() {
-        const queries = yield* InsightQueries
-        const insights = yield* Insights
+        const queries = yield* InsightQueries.InsightQueries
+        const insights = yield* Insights.Insights
         const organization = yield* freshOrganization
         const createdAt = [
           ["a", "2024-01-31T23:30:00Z"],

@@ -3,16 +3,7 @@
  * themselves: the stores' SQL is checked against it on random data.
  */
 import { DateTime, Order } from "effect"
-import {
-  type Insight,
-  type InsightDimension,
-  type InsightFilters,
-  type InsightMeasure,
-  type InsightQuery,
-  type InsightQueryRow,
-  type InsightSortBy,
-  type SortOrder
-} from "@costline/core"
+import type { Audit, Insight } from "@costline/core"
 
 type Value = string | number | boolean | null
 
@@ -24,7 +15,7 @@ const oneOf = <A>(value: A, values: ReadonlyArray<A> | undefined) => values === 
 const equal = <A>(value: A, wanted: A | undefined) => wanted === undefined || value === wanted
 const bound = (at: DateTime.Utc | undefined) => (at === undefined ? undefined : DateTime.toEpochMillis(at))
 
-export const matches = (filters: InsightFilters) => (insight: Insight): boolean =>
+export const matches = (filters: Insight.InsightFilters) => (insight: Insight.Insight): boolean =>
   oneOf(insight.status, filters.status__in) &&
   oneOf(insight.assignee, filters.assignee__in) &&
   oneOf(insight.insight_type, filters.insight_type__in) &&
@@ -49,13 +40,13 @@ const compareValues = (a: Value, b: Value): number => {
   return a < b ? -1 : 1
 }
 
-const directed = (order: SortOrder, comparison: number) => (order === "asc" ? comparison : -comparison)
+const directed = (order: Audit.SortOrder, comparison: number) => (order === "asc" ? comparison : -comparison)
 
 /** The insights `GET /insights` returns, all pages together, in order. */
 export const listed = (
-  insights: ReadonlyArray<Insight>,
-  query: { readonly filters: InsightFilters; readonly sortBy: InsightSortBy; readonly sortOrder: SortOrder }
-): Array<Insight> =>
+  insights: ReadonlyArray<Insight.Insight>,
+  query: { readonly filters: Insight.InsightFilters; readonly sortBy: Insight.InsightSortBy; readonly sortOrder: Audit.SortOrder }
+): Array<Insight.Insight> =>
   insights.filter(matches(query.filters)).sort((a, b) =>
     directed(
       query.sortOrder,
@@ -63,7 +54,7 @@ export const listed = (
     )
   )
 
-const dimensionOf = (insight: Insight, dimension: InsightDimension): Value => {
+const dimensionOf = (insight: Insight.Insight, dimension: Insight.InsightDimension): Value => {
   switch (dimension) {
     case "create_day":
       return DateTime.formatIso(insight.create_time).slice(0, 10)
@@ -76,7 +67,7 @@ const dimensionOf = (insight: Insight, dimension: InsightDimension): Value => {
 
 const sum = (values: ReadonlyArray<number>) => values.reduce((total, value) => total + value, 0)
 
-const measureOf = (group: ReadonlyArray<Insight>, measure: InsightMeasure): Value => {
+const measureOf = (group: ReadonlyArray<Insight.Insight>, measure: Insight.InsightMeasure): Value => {
   const savings = group.flatMap((insight) => (insight.potential_savings === null ? [] : [insight.potential_savings]))
   switch (measure) {
     case "count":
@@ -91,8 +82,8 @@ const measureOf = (group: ReadonlyArray<Insight>, measure: InsightMeasure): Valu
 }
 
 /** The rows `POST /insights/actions/query` returns. */
-export const aggregated = (insights: ReadonlyArray<Insight>, query: InsightQuery): Array<InsightQueryRow> => {
-  const groups = new Map<string, Array<Insight>>()
+export const aggregated = (insights: ReadonlyArray<Insight.Insight>, query: Insight.InsightQuery): Array<Insight.InsightQueryRow> => {
+  const groups = new Map<string, Array<Insight.Insight>>()
   for (const insight of insights.filter(matches(query.filters))) {
     const key = JSON.stringify(query.dimensions.map((dimension) => dimensionOf(insight, dimension)))
     groups.set(key, [...(groups.get(key) ?? []), insight])

@@ -4,23 +4,8 @@
  */
 import { DateTime, Effect, FastCheck as fc, Schema, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
-import {
-  type Insight,
-  InsightDimension,
-  InsightFilters,
-  InsightMeasure,
-  InsightQuery,
-  Insights,
-  InsightStatus,
-  InsightUpdate,
-  InsightUpsert,
-  type OrganizationId,
-  Precondition,
-  type Principal,
-  type SessionId,
-  Severity,
-  type UserId
-} from "@costline/core"
+import { Insight, Insights, Precondition } from "@costline/core"
+import type { Identity, Ids } from "@costline/core"
 import { userActor } from "./Fixtures.js"
 
 export const PEOPLE = ["ann@example.com", "bob@example.com", "cy@example.com"] as const
@@ -32,12 +17,12 @@ const START = Date.parse("2024-01-30T18:00:00Z")
 const HOUR = 3_600_000
 
 /** A signed-in user, as `Insights.recordView` sees one. */
-export const userPrincipal = (organizationId: OrganizationId, email: string): Principal => ({
+export const userPrincipal = (organizationId: Ids.OrganizationId, email: string): Identity.Principal => ({
   _tag: "User",
   organizationId,
-  userId: randomUUID() as UserId,
+  userId: randomUUID() as Ids.UserId,
   email,
-  sessionId: randomUUID() as SessionId,
+  sessionId: randomUUID() as Ids.SessionId,
   roles: ["editor"]
 })
 
@@ -47,7 +32,7 @@ const sampleUpsert = fc.record({
   resource_id: fc.stringMatching(/^[a-z]{1,3}$/),
   title: fc.constant("Sample"),
   description: fc.constant(""),
-  severity: fc.constantFrom(...Severity.literals),
+  severity: fc.constantFrom(...Insight.Severity.literals),
   is_current: fc.boolean(),
   dw_id: fc.constantFrom(...DW_IDS),
   connection_id: fc.constantFrom(...CONNECTION_IDS),
@@ -59,7 +44,7 @@ const sampleUpsert = fc.record({
 const sampleEvent = fc.oneof(
   fc.record({
     kind: fc.constant("update" as const),
-    status: fc.constantFrom(...InsightStatus.literals),
+    status: fc.constantFrom(...Insight.InsightStatus.literals),
     assignee: fc.constantFrom(null, ...PEOPLE)
   }),
   fc.record({ kind: fc.constant("view" as const), viewer: fc.constantFrom(...PEOPLE) })
@@ -74,14 +59,14 @@ const sampleDataset = fc.record({
  * Fills the organization with a random dataset and returns its insights as stored. Creation times
  * spread over four days across a month end; several insights share one instant.
  */
-export const seedRandomInsights = (organizationId: OrganizationId, seed: number) =>
+export const seedRandomInsights = (organizationId: Ids.OrganizationId, seed: number) =>
   Effect.gen(function*() {
-    const insights = yield* Insights
+    const insights = yield* Insights.Insights
     const [dataset] = fc.sample(sampleDataset, { numRuns: 1, seed })
-    const ids: Array<Insight["id"]> = []
+    const ids: Array<Insight.Insight["id"]> = []
     for (const [input, hour] of [...dataset!.upserts].sort((a, b) => a[1] - b[1])) {
       yield* TestClock.setTime(START + hour * HOUR)
-      const result = yield* insights.upsert(userActor("importer@example.com"), organizationId, new InsightUpsert(input))
+      const result = yield* insights.upsert(userActor("importer@example.com"), organizationId, new Insight.InsightUpsert(input))
       ids.push(result.insight.id)
     }
     for (const [pick, event, minutes] of dataset!.events) {
@@ -90,7 +75,7 @@ export const seedRandomInsights = (organizationId: OrganizationId, seed: number)
       if (event.kind === "view") {
         yield* insights.recordView(userPrincipal(organizationId, event.viewer), organizationId, id)
       } else {
-        const patch = new InsightUpdate({ status: event.status, assignee: event.assignee })
+        const patch = new Insight.InsightUpdate({ status: event.status, assignee: event.assignee })
         // Moves outside the transition table are refused; the dataset just keeps the old status.
         yield* insights.update(userActor(PEOPLE[0]), organizationId, id, patch, Precondition.any).pipe(
           Effect.catchTag("InvalidTransition", () => Effect.void)
@@ -103,7 +88,7 @@ export const seedRandomInsights = (organizationId: OrganizationId, seed: number)
 const instant = fc.integer({ min: START, max: START + 80 * HOUR }).map((ms) => DateTime.formatIso(DateTime.unsafeMake(ms)))
 
 const filterValues = fc.record({
-  status__in: fc.uniqueArray(fc.constantFrom(...InsightStatus.literals), { minLength: 1, maxLength: 2 }),
+  status__in: fc.uniqueArray(fc.constantFrom(...Insight.InsightStatus.literals), { minLength: 1, maxLength: 2 }),
   assignee__in: fc.uniqueArray(fc.constantFrom(...PEOPLE), { minLength: 1, maxLength: 2 }),
   insight_type__in: fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 2 }),
   first_viewed_by__in: fc.uniqueArray(fc.constantFrom(...PEOPLE), { minLength: 1, maxLength: 2 }),
@@ -121,14 +106,14 @@ const filterValues = fc.record({
 })
 
 /** Up to two random filters, in their JSON form: more would rarely leave anything to return. */
-const sampleFilters = fc.tuple(filterValues, fc.subarray(Object.keys(InsightFilters.fields), { maxLength: 2 })).map(
+const sampleFilters = fc.tuple(filterValues, fc.subarray(Object.keys(Insight.InsightFilters.fields), { maxLength: 2 })).map(
   ([values, keys]) => Object.fromEntries(keys.map((key) => [key, values[key as keyof typeof values]]))
 )
 
 export const sampleListQueries = (count: number, seed: number) =>
   fc.sample(
     fc.record({
-      filters: sampleFilters.map(Schema.decodeUnknownSync(InsightFilters)),
+      filters: sampleFilters.map(Schema.decodeUnknownSync(Insight.InsightFilters)),
       sortBy: fc.constantFrom("create_time" as const, "update_time" as const),
       sortOrder: fc.constantFrom("asc" as const, "desc" as const),
       pageSize: fc.integer({ min: 1, max: 7 })
@@ -137,15 +122,15 @@ export const sampleListQueries = (count: number, seed: number) =>
   )
 
 const sampleQuery = fc.record({
-  dimensions: fc.uniqueArray(fc.constantFrom(...InsightDimension.literals), { maxLength: 3 }),
-  measures: fc.uniqueArray(fc.constantFrom(...InsightMeasure.literals), { maxLength: 4 }),
+  dimensions: fc.uniqueArray(fc.constantFrom(...Insight.InsightDimension.literals), { maxLength: 3 }),
+  measures: fc.uniqueArray(fc.constantFrom(...Insight.InsightMeasure.literals), { maxLength: 4 }),
   filters: sampleFilters,
   directions: fc.array(fc.constantFrom("asc", "desc"), { minLength: 7, maxLength: 7 }),
   ordered: fc.nat({ max: 3 }),
   limit: fc.integer({ min: 1, max: 25 })
 }).filter((query) => query.dimensions.length + query.measures.length > 0).map((query) => {
   const fields = [...query.measures, ...query.dimensions].slice(0, query.ordered)
-  return Schema.decodeUnknownSync(InsightQuery)({
+  return Schema.decodeUnknownSync(Insight.InsightQuery)({
     dimensions: query.dimensions,
     measures: query.measures,
     filters: query.filters,
@@ -154,5 +139,5 @@ const sampleQuery = fc.record({
   })
 })
 
-export const sampleQueries = (count: number, seed: number): Array<InsightQuery> =>
+export const sampleQueries = (count: number, seed: number): Array<Insight.InsightQuery> =>
   fc.sample(sampleQuery, { numRuns: count, seed })

@@ -5,15 +5,8 @@
  */
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { DateTime, Effect, Either, TestClock } from "effect"
-import {
-  insightETag,
-  Insights,
-  InsightsRepo,
-  InsightUpdate,
-  type OrganizationId,
-  Precondition,
-  type Principal
-} from "@costline/core"
+import { Insight, InsightETag, Insights, InsightsRepo, Precondition } from "@costline/core"
+import type { Identity, Ids } from "@costline/core"
 import { type ContractServices, freshOrganization, ids, ifMatch } from "./Fixtures.js"
 import {
   type AnotherInstance,
@@ -32,7 +25,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
   describe("insights: ingestion", () => {
     it.effect("an upsert creates an open, unassigned insight with the ETag of its content, and audits it", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const organization = yield* freshOrganization
         const result = yield* insights.upsert(importer, organization.id, idleWarehouse())
         expect(result._tag).toBe("Created")
@@ -48,7 +41,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
           last_viewed_at: null,
           details: { idle_hours: 14, warehouse_size: "LARGE" }
         })
-        expect(created.etag).toBe(insightETag(created))
+        expect(created.etag).toBe(InsightETag.forInsight(created))
         expect(yield* insights.get(organization.id, created.id)).toEqual(created)
         const [record, ...more] = yield* insightRecords(organization.id)
         expect(more).toEqual([])
@@ -72,17 +65,17 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         yield* TestClock.adjust("1 hour")
         // Key order inside `details` is no change of content.
         const again = idleWarehouse("WH_IDLE", { details: { warehouse_size: "LARGE", idle_hours: 14 } })
-        const result = yield* (yield* Insights).upsert(importer, organizationId, again)
+        const result = yield* (yield* Insights.Insights).upsert(importer, organizationId, again)
         expect(result._tag).toBe("Unchanged")
-        expect(yield* (yield* Insights).get(organizationId, insight.id)).toEqual(insight)
+        expect(yield* (yield* Insights.Insights).get(organizationId, insight.id)).toEqual(insight)
         expect(yield* insightRecords(organizationId)).toHaveLength(1)
       }))
 
     it.effect("new content replaces the detector's fields; status, assignee and views stay; audited old and new", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const { insight, organizationId } = yield* withInsight
-        const triage = new InsightUpdate({ status: "in_progress", assignee: "ann@example.com" })
+        const triage = new Insight.InsightUpdate({ status: "in_progress", assignee: "ann@example.com" })
         const triaged = yield* insights.update(ann, organizationId, insight.id, triage, ifMatch(insight.etag))
         yield* insights.recordView(userPrincipal(organizationId, "ann@example.com"), organizationId, insight.id)
         yield* TestClock.adjust("1 hour")
@@ -98,7 +91,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
           severity: "high"
         })
         expect(updated.etag).not.toBe(triaged.etag)
-        expect(updated.etag).toBe(insightETag(updated))
+        expect(updated.etag).toBe(InsightETag.forInsight(updated))
         expect(DateTime.distance(triaged.update_time, updated.update_time)).toBe(3_600_000)
         expect(updated.create_time).toEqual(insight.create_time)
         expect((yield* insightRecords(organizationId)).at(-1)).toMatchObject({
@@ -111,7 +104,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
 
     it.effect("the key is (insight_type, resource_id) within an organization", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const first = yield* insights.upsert(importer, organization.id, idleWarehouse("WH_A"))
         const otherResource = yield* insights.upsert(importer, organization.id, idleWarehouse("WH_B"))
@@ -129,7 +122,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
 
     it.effect("an unknown organization is NotFound and nothing is written", () =>
       Effect.gen(function*() {
-        const error = yield* Effect.flip((yield* Insights).upsert(importer, "org-unknown" as OrganizationId, idleWarehouse()))
+        const error = yield* Effect.flip((yield* Insights.Insights).upsert(importer, "org-unknown" as Ids.OrganizationId, idleWarehouse()))
         expect(error).toMatchObject({ _tag: "NotFound", resource: "organization" })
       }))
 
@@ -138,7 +131,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const services = yield* instances(another)
         const organization = yield* freshOrganization
         const results = yield* concurrently(services, 8, () =>
-          Effect.flatMap(Insights, (insights) => insights.upsert(importer, organization.id, idleWarehouse())))
+          Effect.flatMap(Insights.Insights, (insights) => insights.upsert(importer, organization.id, idleWarehouse())))
         const tags = results.map((result) => Either.getOrThrow(result)._tag)
         expect(tags.filter((tag) => tag === "Created")).toHaveLength(1)
         expect(tags.filter((tag) => tag === "Unchanged")).toHaveLength(7)
@@ -148,17 +141,17 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
   })
 
   describe("insights: update", () => {
-    const assign = (assignee: string | null) => new InsightUpdate({ assignee })
+    const assign = (assignee: string | null) => new Insight.InsightUpdate({ assignee })
 
     it.effect("applies the patch, gives the new state's ETag and the current time, and audits what changed", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const { insight, organizationId } = yield* withInsight
         yield* TestClock.adjust("5 minutes")
-        const patch = new InsightUpdate({ status: "resolved", assignee: "Ann@Example.com" })
+        const patch = new Insight.InsightUpdate({ status: "resolved", assignee: "Ann@Example.com" })
         const updated = yield* insights.update(ann, organizationId, insight.id, patch, ifMatch(insight.etag))
         expect(updated).toMatchObject({ status: "resolved", assignee: "ann@example.com", title: insight.title })
-        expect(updated.etag).toBe(insightETag(updated))
+        expect(updated.etag).toBe(InsightETag.forInsight(updated))
         expect(updated.etag).not.toBe(insight.etag)
         expect(updated.update_time).toEqual(DateTime.add(insight.update_time, { minutes: 5 }))
         expect(yield* insights.get(organizationId, insight.id)).toEqual(updated)
@@ -173,7 +166,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
 
     it.effect("If-Match is required; a malformed one is a validation failure", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const { insight, organizationId } = yield* withInsight
         // What an edge sends the service: the header parsed as the insight requires it.
         const update = (header: string | undefined) =>
@@ -187,7 +180,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
 
     it.effect("a stale or weak ETag is PreconditionFailed and changes nothing; `*` or a list with the current one matches", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const { insight, organizationId } = yield* withInsight
         const first = yield* insights.update(ann, organizationId, insight.id, assign("ann@example.com"), ifMatch(insight.etag))
         for (const condition of [insight.etag, `W/${first.etag}`, `"other", ${insight.etag}`]) {
@@ -203,10 +196,10 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
 
     it.effect("a status move outside the transition table is InvalidTransition", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const { insight, organizationId } = yield* withInsight
         const move = (status: "resolved" | "in_progress", etag: string) =>
-          insights.update(ann, organizationId, insight.id, new InsightUpdate({ status }), ifMatch(etag))
+          insights.update(ann, organizationId, insight.id, new Insight.InsightUpdate({ status }), ifMatch(etag))
         const resolved = yield* move("resolved", insight.etag)
         const error = yield* Effect.flip(move("in_progress", resolved.etag))
         expect(error).toMatchObject({ _tag: "InvalidTransition", from: "resolved", to: "in_progress" })
@@ -215,10 +208,10 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
 
     it.effect("a patch that changes nothing returns the insight as it is, audits nothing and keeps update_time", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const { insight, organizationId } = yield* withInsight
         yield* TestClock.adjust("1 minute")
-        for (const patch of [new InsightUpdate({}), new InsightUpdate({ status: "open", assignee: null })]) {
+        for (const patch of [new Insight.InsightUpdate({}), new Insight.InsightUpdate({ status: "open", assignee: null })]) {
           expect(yield* insights.update(ann, organizationId, insight.id, patch, ifMatch(insight.etag))).toEqual(insight)
         }
         expect(yield* insights.get(organizationId, insight.id)).toEqual(insight)
@@ -229,7 +222,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
       Effect.gen(function*() {
         const { insight } = yield* withInsight
         const other = yield* freshOrganization
-        const error = yield* Effect.flip((yield* Insights).update(ann, other.id, insight.id, assign(null), ifMatch("*")))
+        const error = yield* Effect.flip((yield* Insights.Insights).update(ann, other.id, insight.id, assign(null), ifMatch("*")))
         expect(error._tag).toBe("NotFound")
       }))
 
@@ -239,12 +232,12 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const { insight, organizationId } = yield* withInsight
         const people = Array.from({ length: 8 }, (_, index) => `person${index}@example.com`)
         const results = yield* concurrently(services, people.length, (index) =>
-          Effect.flatMap(Insights, (insights) =>
+          Effect.flatMap(Insights.Insights, (insights) =>
             insights.update(ann, organizationId, insight.id, assign(people[index]!), ifMatch(insight.etag))))
         const winners = results.flatMap((result) => (Either.isRight(result) ? [result.right] : []))
         expect(winners).toHaveLength(1)
         expect(results.filter(Either.isLeft).map((result) => result.left._tag)).toEqual(Array(7).fill("PreconditionFailed"))
-        expect(yield* (yield* Insights).get(organizationId, insight.id)).toEqual(winners[0])
+        expect(yield* (yield* Insights.Insights).get(organizationId, insight.id)).toEqual(winners[0])
         expect(yield* insightRecords(organizationId)).toHaveLength(2)
       }))
     it.scoped("of 20 concurrent updates with If-Match `*` every one succeeds, each audited once", () =>
@@ -253,14 +246,14 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const { insight, organizationId } = yield* withInsight
         const people = Array.from({ length: 20 }, (_, index) => `person${index}@example.com`)
         const results = yield* concurrently(services, people.length, (index) =>
-          Effect.flatMap(Insights, (insights) => insights.update(ann, organizationId, insight.id, assign(people[index]!), ifMatch("*"))))
+          Effect.flatMap(Insights.Insights, (insights) => insights.update(ann, organizationId, insight.id, assign(people[index]!), ifMatch("*"))))
         expect(results.filter(Either.isLeft).map((result) => result.left._tag)).toEqual([])
         const assigned = results.flatMap((result) => (Either.isRight(result) ? [result.right.assignee] : []))
         expect(new Set(assigned)).toEqual(new Set(people))
         // The create, then one update record per request, each from the state the one before left.
         const updates = (yield* insightRecords(organizationId)).filter((record) => record.operation === "update")
         expect(updates.map((record) => record.new_values?.["assignee"]).sort()).toEqual([...people].sort())
-        expect(people).toContain((yield* (yield* Insights).get(organizationId, insight.id)).assignee)
+        expect(people).toContain((yield* (yield* Insights.Insights).get(organizationId, insight.id)).assignee)
       }))
 
     it.scoped("the compare-and-set is one statement: of writes expecting one ETag, exactly one lands", () =>
@@ -268,7 +261,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const services = yield* instances(another)
         const { insight, organizationId } = yield* withInsight
         const results = yield* concurrently(services, 8, (index) =>
-          Effect.flatMap(InsightsRepo, (repo) =>
+          Effect.flatMap(InsightsRepo.InsightsRepo, (repo) =>
             repo.updateIfEtag({
               organizationId,
               id: insight.id,
@@ -281,19 +274,19 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const landed = outcomes.flatMap((outcome) => (outcome._tag === "Updated" ? [outcome.insight] : []))
         expect(landed).toHaveLength(1)
         expect(outcomes.filter((outcome) => outcome._tag === "Stale")).toHaveLength(7)
-        expect(yield* (yield* Insights).get(organizationId, insight.id)).toEqual(landed[0])
+        expect(yield* (yield* Insights.Insights).get(organizationId, insight.id)).toEqual(landed[0])
       }))
   })
 
   describe("insights: views", () => {
     it.effect("a user's views set first and last viewer; the count grows once per UTC day, across midnight too", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         yield* TestClock.setTime(Date.parse("2024-03-10T23:59:00Z"))
         const { insight, organizationId } = yield* withInsight
         const annViews = userPrincipal(organizationId, "ann@example.com")
         const bobViews = userPrincipal(organizationId, "bob@example.com")
-        const view = (viewer: Principal) => insights.recordView(viewer, organizationId, insight.id)
+        const view = (viewer: Identity.Principal) => insights.recordView(viewer, organizationId, insight.id)
         const read = insights.get(organizationId, insight.id)
 
         yield* view(annViews)
@@ -317,7 +310,7 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
 
     it.effect("an API key's call records nothing, but the insight must exist in its organization", () =>
       Effect.gen(function*() {
-        const insights = yield* Insights
+        const insights = yield* Insights.Insights
         const { insight, organizationId } = yield* withInsight
         yield* insights.recordView(apiKey(organizationId), organizationId, insight.id)
         expect(yield* insights.get(organizationId, insight.id)).toEqual(insight)
@@ -333,10 +326,10 @@ export const insightsContract = (it: Vitest.MethodsNonLive<ContractServices>, an
         const services = yield* instances(another)
         const { insight, organizationId } = yield* withInsight
         const results = yield* concurrently(services, 10, () =>
-          Effect.flatMap(Insights, (insights) =>
+          Effect.flatMap(Insights.Insights, (insights) =>
             insights.recordView(userPrincipal(organizationId, "ann@example.com"), organizationId, insight.id)))
         expect(results.every(Either.isRight)).toBe(true)
-        const viewed = yield* (yield* Insights).get(organizationId, insight.id)
+        const viewed = yield* (yield* Insights.Insights).get(organizationId, insight.id)
         expect(viewed).toMatchObject({ view_count: 1, first_viewed_by: "ann@example.com", last_viewed_by: "ann@example.com" })
       }))
   })

@@ -5,19 +5,7 @@
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import {
-  Actor,
-  CreateDwAccount,
-  DwAccountPatch,
-  DwAccounts,
-  DwAccountsRepo,
-  DwAccountsService,
-  KeyCheck,
-  KeyPairCredentials,
-  MasterKeys,
-  Precondition,
-  Secrets
-} from "@costline/core"
+import { Actor, DwAccount, DwAccounts, DwAccountsRepo, KeyCheck, MasterKeys, Precondition, Secrets } from "@costline/core"
 import { freshOrganization, userActor } from "./Fixtures.js"
 import { contractKey, type SecretsContractServices, testKey } from "./SecretsFixtures.js"
 
@@ -27,8 +15,8 @@ const masterKey = (id: string): MasterKey => ({ id, key: Redacted.make(randomByt
 
 /** Secrets (and a DwAccounts sealing with them) over the contract's store. */
 const withKeys = (current: MasterKey, ...others: ReadonlyArray<MasterKey>) => {
-  const secrets = Secrets.layerFromKeys({ current, byId: new Map([current, ...others].map((key) => [key.id, key])) })
-  return Layer.merge(secrets, DwAccountsService.layer.pipe(Layer.provide(secrets)))
+  const secrets = Secrets.Secrets.layerFromKeys({ current, byId: new Map([current, ...others].map((key) => [key.id, key])) })
+  return Layer.merge(secrets, DwAccounts.layer.pipe(Layer.provide(secrets)))
 }
 
 const refusal = <R>(effect: Effect.Effect<void, unknown, R>) =>
@@ -36,10 +24,10 @@ const refusal = <R>(effect: Effect.Effect<void, unknown, R>) =>
 
 const accountWithKey = Effect.gen(function*() {
   const organization = yield* freshOrganization
-  const accounts = yield* DwAccounts
-  const account = yield* accounts.create(Actor.system(), organization.id, new CreateDwAccount({ name: "Production" }))
-  yield* accounts.update(userActor("admin@example.com"), organization.id, account.id, new DwAccountPatch({
-    credentials: new KeyPairCredentials({ authentication_method: "key_pair", private_key: testKey().pkcs8 })
+  const accounts = yield* DwAccounts.DwAccounts
+  const account = yield* accounts.create(Actor.Actor.system(), organization.id, new DwAccount.CreateDwAccount({ name: "Production" }))
+  yield* accounts.update(userActor("admin@example.com"), organization.id, account.id, new DwAccount.DwAccountPatch({
+    credentials: new DwAccount.KeyPairCredentials({ authentication_method: "key_pair", private_key: testKey().pkcs8 })
   }), Precondition.none)
   return account
 })
@@ -70,10 +58,10 @@ export const keyCheckContract = (it: Vitest.MethodsNonLive<SecretsContractServic
       Effect.gen(function*() {
         yield* KeyCheck.verify
         const account = yield* accountWithKey
-        const repo = yield* DwAccountsRepo
+        const repo = yield* DwAccountsRepo.DwAccountsRepo
         const keyIdOf = Effect.map(repo.findCredentials(account.organization_id, account.id), Option.map((sealed) => sealed.key_id))
         const opens = (layer: ReturnType<typeof withKeys>) =>
-          Effect.flatMap(DwAccounts, (accounts) => accounts.openPrivateKey(account.organization_id, account.id)).pipe(
+          Effect.flatMap(DwAccounts.DwAccounts, (accounts) => accounts.openPrivateKey(account.organization_id, account.id)).pipe(
             Effect.map(Redacted.value),
             Effect.provide(layer)
           )
@@ -121,8 +109,8 @@ export const keyCheckContract = (it: Vitest.MethodsNonLive<SecretsContractServic
     it.effect("a reseal never overwrites a key set meanwhile (compare-and-set on the sealed value)", () =>
       Effect.gen(function*() {
         const account = yield* accountWithKey
-        const repo = yield* DwAccountsRepo
-        const secrets = yield* Secrets
+        const repo = yield* DwAccountsRepo.DwAccountsRepo
+        const secrets = yield* Secrets.Secrets
         const stored = Option.getOrThrow(yield* repo.findCredentials(account.organization_id, account.id))
         const read = { organization_id: account.organization_id, id: account.id, sealed: stored }
         const aad = { tenant: account.organization_id, recordId: account.id }

@@ -22,7 +22,7 @@ export const rateLimitContract = (it: Vitest.MethodsNonLive<ContractServices>) =
   describe("rate limits", () => {
     it.effect("admits a burst at once, refuses the next request, and admits again once time has passed", () =>
       Effect.gen(function*() {
-        const repo = yield* RateLimitRepo
+        const repo = yield* RateLimitRepo.RateLimitRepo
         const key = freshKey()
         const burst = yield* Effect.forEach([1, 2, 3, 4], () => repo.take(key, rule, T0))
         expect(burst.map((outcome) => outcome.allowed)).toEqual([true, true, true, false])
@@ -34,7 +34,7 @@ export const rateLimitContract = (it: Vitest.MethodsNonLive<ContractServices>) =
 
     it.effect("keys have budgets of their own", () =>
       Effect.gen(function*() {
-        const repo = yield* RateLimitRepo
+        const repo = yield* RateLimitRepo.RateLimitRepo
         const [spent, fresh] = [freshKey(), freshKey()]
         yield* Effect.forEach([1, 2, 3], () => repo.take(spent, rule, T0))
         expect((yield* repo.take(spent, rule, T0)).allowed).toBe(false)
@@ -53,7 +53,7 @@ export const rateLimitContract = (it: Vitest.MethodsNonLive<ContractServices>) =
       },
       ({ burst, requestsPerSecond, steps }) =>
         Effect.gen(function*() {
-          const repo = yield* RateLimitRepo
+          const repo = yield* RateLimitRepo.RateLimitRepo
           const stepRule = Gcra.parameters({ requestsPerSecond, burst })
           const keys = [freshKey(), freshKey(), freshKey()]
           const model = new Map<string, number>()
@@ -71,7 +71,7 @@ export const rateLimitContract = (it: Vitest.MethodsNonLive<ContractServices>) =
 
     it.effect("concurrent requests on one key are applied one after the other", () =>
       Effect.gen(function*() {
-        const repo = yield* RateLimitRepo
+        const repo = yield* RateLimitRepo.RateLimitRepo
         const key = freshKey()
         const outcomes = yield* Effect.forEach(Array.from({ length: 12 }), () => repo.take(key, rule, T0), {
           concurrency: "unbounded"
@@ -86,7 +86,7 @@ export const rateLimitContract = (it: Vitest.MethodsNonLive<ContractServices>) =
   describe("store health", () => {
     it.effect("a migrated store has no pending migrations", () =>
       Effect.gen(function*() {
-        const health = yield* StoreHealth
+        const health = yield* StoreHealth.StoreHealth
         expect((yield* health.check).pendingMigrations).toEqual([])
       }))
   })

@@ -6,7 +6,7 @@
  */
 import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import { type Duration, Layer } from "effect"
-import { CoreWithSecretsLive, type Repositories } from "@costline/core"
+import { Core } from "@costline/core"
 import { auditContract } from "./AuditContract.js"
 import { dwAccountsContract } from "./DwAccountsContract.js"
 import { grantRuleContract } from "./GrantRuleContract.js"
@@ -45,12 +45,12 @@ export interface ContractOptions {
  */
 export const repositoryContract = (
   name: string,
-  makeStore: () => Layer.Layer<Repositories, unknown>,
+  makeStore: () => Layer.Layer<Core.Repositories, unknown>,
   options: ContractOptions = {}
 ) => {
   // Domain values are Schema classes and DateTimes: compare them with Effect's structural equality.
   addEqualityTesters()
-  layer(CoreWithSecretsLive.pipe(Layer.provideMerge(makeStore()), Layer.provideMerge(contractSecrets)), options)(`repository contract: ${name}`, (it) => {
+  layer(Core.layerWithSecrets.pipe(Layer.provideMerge(makeStore()), Layer.provideMerge(contractSecrets)), options)(`repository contract: ${name}`, (it) => {
     // The repositories alone first: a store that fails here fails the services below too.
     describe("repository level", () => repositoryLevelContract(it))
     identityContract(it)

@@ -5,15 +5,16 @@
 import { expect } from "@effect/vitest"
 import { Redacted } from "effect"
 import { generateKeyPairSync, randomBytes } from "node:crypto"
-import { type DwAccounts, MasterKeys, PrivateKey, SealedSecret, Secrets } from "@costline/core"
+import { Envelope, MasterKeys, PrivateKey, Secrets } from "@costline/core"
+import type { DwAccounts } from "@costline/core"
 import type { ContractServices } from "./Fixtures.js"
 
-export type SecretsContractServices = ContractServices | DwAccounts | Secrets
+export type SecretsContractServices = ContractServices | DwAccounts.DwAccounts | Secrets.Secrets
 
 export const contractKey = { id: "contract", key: Redacted.make(randomBytes(MasterKeys.MASTER_KEY_BYTES)) }
 
 /** A random master key for the run: the contract seals and opens within one process, quietly. */
-export const contractSecrets = Secrets.layerFromKeys({ current: contractKey, byId: new Map([[contractKey.id, contractKey]]) })
+export const contractSecrets = Secrets.Secrets.layerFromKeys({ current: contractKey, byId: new Map([[contractKey.id, contractKey]]) })
 
 export const TEST_KEY_PASSPHRASE = "open sesame"
 
@@ -44,8 +45,8 @@ export const expectNoKeyMaterial = (value: unknown) => {
 }
 
 /** A sealed key with one ciphertext byte flipped. */
-export const tampered = (sealed: SealedSecret) => {
+export const tampered = (sealed: Envelope.SealedSecret) => {
   const bytes = Buffer.from(sealed.ciphertext, "base64")
   bytes[0] = bytes[0]! ^ 0x01
-  return new SealedSecret({ ...sealed, ciphertext: bytes.toString("base64") })
+  return new Envelope.SealedSecret({ ...sealed, ciphertext: bytes.toString("base64") })
 }

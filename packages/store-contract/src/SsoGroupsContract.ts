@@ -2,14 +2,8 @@
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
-import {
-  Precondition,
-  type RoleAssignmentId,
-  RoleAssignmentsRepo,
-  ssoGroupEtag,
-  type SsoGroupId,
-  SsoGroups
-} from "@costline/core"
+import { IdentityRepo, Precondition, SsoGroups } from "@costline/core"
+import type { Ids, SsoGroup } from "@costline/core"
 import { createSsoGroup, drainPages, failureTag, grant, system } from "./AccessFixtures.js"
 import { type ContractServices, drainExport, freshOrganization, ifMatch } from "./Fixtures.js"
 
@@ -19,7 +13,7 @@ export const ssoGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>) =
   describe("SSO groups", () => {
     it.effect("creates a mapping with its roles in the order given, auditing the mapping and each role", () =>
       Effect.gen(function*() {
-        const groups = yield* SsoGroups
+        const groups = yield* SsoGroups.SsoGroups
         const organization = yield* freshOrganization
         const created = yield* createSsoGroup(organization.id, " Okta Admins ", [
           grant("admin", "organization"),
@@ -62,7 +56,7 @@ export const ssoGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>) =
         })
         const twice = yield* Effect.flip(createSsoGroup(organization.id, "Twice", [grant("viewer", "organization"), grant("viewer", "organization")]))
         expect(twice).toMatchObject({ _tag: "ValidationFailed", details: [{ field: "roles[1]", issue: "duplicate" }] })
-        expect(yield* failureTag((yield* SsoGroups).get(organization.id, randomUUID() as SsoGroupId))).toBe("NotFound")
+        expect(yield* failureTag((yield* SsoGroups.SsoGroups).get(organization.id, randomUUID() as SsoGroup.SsoGroupId))).toBe("NotFound")
 
         const { records } = yield* drainExport(organization.id, { filters: { table_name_in: ["sso_groups"] } })
         expect(records.map((record) => record.new_values?.["name"])).toEqual(["Data", "data"])
@@ -72,7 +66,7 @@ export const ssoGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>) =
 
     it.effect("lists mappings with their roles by creation, as keyset pages and as offset pages", () =>
       Effect.gen(function*() {
-        const groups = yield* SsoGroups
+        const groups = yield* SsoGroups.SsoGroups
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const created = []
         for (const name of ["a", "b", "c", "d", "e"]) {
@@ -97,11 +91,11 @@ export const ssoGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>) =
 
     it.effect("renames by id (with If-Match) and by name, audited; a taken name or a stale ETag is refused", () =>
       Effect.gen(function*() {
-        const groups = yield* SsoGroups
+        const groups = yield* SsoGroups.SsoGroups
         const organization = yield* freshOrganization
         const { group } = yield* createSsoGroup(organization.id, "before", [grant("viewer", "organization")])
         yield* createSsoGroup(organization.id, "taken", [grant("viewer", "organization")])
-        const condition = ifMatch(ssoGroupEtag(group))
+        const condition = ifMatch(SsoGroups.ssoGroupEtag(group))
 
         const renamed = yield* groups.update(system, organization.id, group.id, { name: "after" }, condition)
         expect(renamed.group.name).toBe("after")
@@ -124,7 +118,7 @@ export const ssoGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>) =
       Effect.gen(function*() {
         const organization = yield* freshOrganization
         const created = yield* createSsoGroup(organization.id, "own", [grant("viewer", "organization")])
-        const stored = yield* (yield* RoleAssignmentsRepo).findById(organization.id, created.roles[0]!.id as RoleAssignmentId)
+        const stored = yield* (yield* IdentityRepo.RoleAssignmentsRepo).findById(organization.id, created.roles[0]!.id as Ids.RoleAssignmentId)
         expect(stored._tag === "Some" && [stored.value.subject_type, stored.value.subject_id]).toEqual(["sso_group", created.group.id])
       }))
   })

@@ -2,16 +2,8 @@
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
-import {
-  AddTeamMember,
-  Precondition,
-  SsoGroups,
-  teamEtag,
-  type TeamId,
-  TeamMembers,
-  TeamRoles,
-  Teams
-} from "@costline/core"
+import { Precondition, SsoGroups, Team, TeamMembers, TeamRoles, Teams } from "@costline/core"
+import type { Ids } from "@costline/core"
 import {
   addMember,
   createSsoGroup,
@@ -32,19 +24,19 @@ const offsetFields = {
 }
 
 const member = (identifier: string, role?: "admin" | "editor" | "viewer") =>
-  new AddTeamMember(role === undefined ? { identifier } : { identifier, role })
+  new Team.AddTeamMember(role === undefined ? { identifier } : { identifier, role })
 
 export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
   describe("team updates", () => {
     it.effect("a merge patch changes only what it names, bumps the ETag and audits old and new values", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
+        const teams = yield* Teams.Teams
         const organization = yield* freshOrganization
         const created = yield* createTeam(organization.id, "Data", { defaultRole: "viewer" })
         yield* TestClock.adjust("1 minute")
         const renamed = yield* teams.update(system, organization.id, created.id, { name: " Data platform " }, Precondition.none)
         expect(renamed).toMatchObject({ name: "Data platform", default_member_role: "viewer" })
-        expect(teamEtag(renamed)).not.toBe(teamEtag(created))
+        expect(Teams.teamEtag(renamed)).not.toBe(Teams.teamEtag(created))
         expect(renamed.updated_at).not.toEqual(created.updated_at)
         expect(yield* teams.get(organization.id, created.id)).toEqual(renamed)
 
@@ -61,7 +53,7 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
 
     it.effect("a patch that changes nothing writes nothing and keeps the ETag", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
+        const teams = yield* Teams.Teams
         const organization = yield* freshOrganization
         const created = yield* createTeam(organization.id, "Ops", { defaultRole: "editor" })
         for (const patch of [{}, { name: "Ops" }, { default_member_role: "editor" as const }]) {
@@ -72,17 +64,17 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
 
     it.effect("If-Match: the current ETag or * applies the patch, a stale one is PreconditionFailed and changes nothing", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
+        const teams = yield* Teams.Teams
         const organization = yield* freshOrganization
         const created = yield* createTeam(organization.id, "Finance")
-        const stale = teamEtag(created)
+        const stale = Teams.teamEtag(created)
         const first = yield* teams.update(system, organization.id, created.id, { name: "Finance 2" }, condition(stale))
         const refused = yield* Effect.flip(
           teams.update(system, organization.id, created.id, { name: "Finance 3" }, condition(stale))
         )
         expect(refused._tag).toBe("PreconditionFailed")
         const weak = yield* failureTag(
-          teams.update(system, organization.id, created.id, { name: "Weak" }, condition(`W/${teamEtag(first)}`))
+          teams.update(system, organization.id, created.id, { name: "Weak" }, condition(`W/${Teams.teamEtag(first)}`))
         )
         expect(weak).toBe("PreconditionFailed")
         const listed = yield* teams.update(
@@ -90,7 +82,7 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
           organization.id,
           created.id,
           { default_member_role: "admin" },
-          condition(`"other", ${teamEtag(first)}`)
+          condition(`"other", ${Teams.teamEtag(first)}`)
         )
         expect(listed.default_member_role).toBe("admin")
         const any = yield* teams.update(system, organization.id, created.id, { name: "Any" }, condition("*"))
@@ -99,11 +91,11 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
 
     it.effect("another organization's team, or an unknown one, is NotFound", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
+        const teams = yield* Teams.Teams
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const created = yield* createTeam(organization.id, "Private")
         expect(yield* failureTag(teams.update(system, other.id, created.id, { name: "Mine" }, Precondition.none))).toBe("NotFound")
-        expect(yield* failureTag(teams.update(system, organization.id, randomUUID() as TeamId, { name: "x" }, Precondition.none)))
+        expect(yield* failureTag(teams.update(system, organization.id, randomUUID() as Ids.TeamId, { name: "x" }, Precondition.none)))
           .toBe("NotFound")
         expect((yield* teams.get(organization.id, created.id)).name).toBe("Private")
       }))
@@ -112,7 +104,7 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
   describe("team members", () => {
     it.effect("adds users by email in any case and SSO groups by name, with the team's default role unless given", () =>
       Effect.gen(function*() {
-        const members = yield* TeamMembers
+        const members = yield* TeamMembers.TeamMembers
         const organization = yield* freshOrganization
         const team = yield* createTeam(organization.id, "Analytics", { defaultRole: "editor" })
         const user = yield* addMember(organization.id, "ana@example.com")
@@ -132,7 +124,7 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
 
     it.effect("refuses unknown users and groups, duplicates, and the all-users team; none of it is audited", () =>
       Effect.gen(function*() {
-        const members = yield* TeamMembers
+        const members = yield* TeamMembers.TeamMembers
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const team = yield* createTeam(organization.id, "Core")
         const everyone = yield* createTeam(organization.id, "Everyone", { allUsers: true })
@@ -157,7 +149,7 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
   describe("team roles", () => {
     it.effect("grants roles at checked scopes, refuses duplicates and unknown scopes, and revokes only its own grants", () =>
       Effect.gen(function*() {
-        const roles = yield* TeamRoles
+        const roles = yield* TeamRoles.TeamRoles
         const organization = yield* freshOrganization
         const team = yield* createTeam(organization.id, "Platform")
         const otherTeam = yield* createTeam(organization.id, "Other")
@@ -194,9 +186,9 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
   describe("team details", () => {
     it.effect("counts members and roles and pages through both; a token resumes only the list that issued it", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
-        const members = yield* TeamMembers
-        const roles = yield* TeamRoles
+        const teams = yield* Teams.Teams
+        const members = yield* TeamMembers.TeamMembers
+        const roles = yield* TeamRoles.TeamRoles
         const organization = yield* freshOrganization
         const team = yield* createTeam(organization.id, "Big")
         const other = yield* createTeam(organization.id, "Small")
@@ -246,8 +238,8 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
 
     it.effect("v1 offset pages: limit and offset per list, counts of the whole team", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
-        const members = yield* TeamMembers
+        const teams = yield* Teams.Teams
+        const members = yield* TeamMembers.TeamMembers
         const organization = yield* freshOrganization
         const team = yield* createTeam(organization.id, "Offsets")
         const added = []
@@ -277,7 +269,7 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
 
     it.effect("the all-users team lists every member with its default role, and follows a change of that role", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
+        const teams = yield* Teams.Teams
         const organization = yield* freshOrganization
         const first = yield* addMember(organization.id, "first@example.com", "admin")
         yield* TestClock.adjust("1 second")
@@ -301,12 +293,12 @@ export const teamDetailsContract = (it: Vitest.MethodsNonLive<ContractServices>)
 
     it.effect("members show the current name of a renamed SSO group", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
+        const teams = yield* Teams.Teams
         const organization = yield* freshOrganization
         const team = yield* createTeam(organization.id, "Renames")
         const group = yield* createSsoGroup(organization.id, "old-name", [grant("viewer", "organization")])
-        yield* (yield* TeamMembers).add(system, organization.id, team.id, member("old-name"))
-        yield* (yield* SsoGroups).update(system, organization.id, group.group.id, { name: "new-name" }, Precondition.none)
+        yield* (yield* TeamMembers.TeamMembers).add(system, organization.id, team.id, member("old-name"))
+        yield* (yield* SsoGroups.SsoGroups).update(system, organization.id, group.group.id, { name: "new-name" }, Precondition.none)
         const details = yield* teams.details(organization.id, team.id, {
           members: { pageToken: undefined, maxResults: 10 },
           roles: { pageToken: undefined, maxResults: 10 },

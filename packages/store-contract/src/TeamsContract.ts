@@ -1,19 +1,19 @@
 /** Contract: teams, and that a change and its audit record commit together or not at all. */
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { DateTime, Effect, Exit, Option } from "effect"
-import { Actor, CreateTeam, newId, type TeamId, Teams, Transactor, User, UsersRepo } from "@costline/core"
+import { Actor, Identity, IdentityRepo, Ids, Team, Teams, Transactor } from "@costline/core"
 import { type ContractServices, drainExport, freshOrganization } from "./Fixtures.js"
 
-const system = Actor.system()
+const system = Actor.Actor.system()
 
 const team = (name: string, isAllUsers = false) =>
-  new CreateTeam({ name, is_all_users: isAllUsers, default_member_role: "editor" })
+  new Team.CreateTeam({ name, is_all_users: isAllUsers, default_member_role: "editor" })
 
 export const teamsContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
   describe("teams", () => {
     it.effect("reads back a created team and audits its creation", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
+        const teams = yield* Teams.Teams
         const organization = yield* freshOrganization
         const created = yield* teams.create(system, organization.id, team("  Platform "))
         expect(created.name).toBe("Platform")
@@ -31,7 +31,7 @@ export const teamsContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
 
     it.effect("one all-users team per organization: a second is AlreadyExists and audits nothing", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
+        const teams = yield* Teams.Teams
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const allUsers = yield* teams.create(system, organization.id, team("Everyone", true))
         expect((yield* teams.get(organization.id, allUsers.id)).is_all_users).toBe(true)
@@ -47,7 +47,7 @@ export const teamsContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
 
     it.effect("a team is NotFound in another organization", () =>
       Effect.gen(function*() {
-        const teams = yield* Teams
+        const teams = yield* Teams.Teams
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const created = yield* teams.create(system, organization.id, team("Private"))
         expect((yield* Effect.flip(teams.get(other.id, created.id)))._tag).toBe("NotFound")
@@ -62,10 +62,10 @@ export const teamsContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
     for (const [name, abort] of aborts) {
       it.effect(`${name} inside a transaction leaves neither the change nor its audit record`, () =>
         Effect.gen(function*() {
-          const teams = yield* Teams
+          const teams = yield* Teams.Teams
           const organization = yield* freshOrganization
-          const created: Array<TeamId> = []
-          const exit = yield* (yield* Transactor).withTransaction(
+          const created: Array<Ids.TeamId> = []
+          const exit = yield* (yield* Transactor.Transactor).withTransaction(
             Effect.gen(function*() {
               created.push((yield* teams.create(system, organization.id, team("Doomed"))).id)
               return yield* abort
@@ -80,20 +80,20 @@ export const teamsContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
 
     it.effect("a write refused inside a transaction can be recovered from, and the rest commits", () =>
       Effect.gen(function*() {
-        const repo = yield* UsersRepo
+        const repo = yield* IdentityRepo.UsersRepo
         const organization = yield* freshOrganization
         const user = (email: string) =>
-          Effect.map(newId<"UserId">(), (id) =>
-            new User({ id, organization_id: organization.id, email, created_at: DateTime.unsafeMake(0) }))
+          Effect.map(Ids.newId<"UserId">(), (id) =>
+            new Identity.User({ id, organization_id: organization.id, email, created_at: DateTime.unsafeMake(0) }))
         const kept = yield* user("once@example.com")
-        yield* (yield* Transactor).withTransaction(
+        yield* (yield* Transactor.Transactor).withTransaction(
           Effect.gen(function*() {
             yield* repo.insert(kept)
             // Straight at the repository: on Postgres a failed statement would poison the whole
             // transaction unless the repository isolates it.
             const duplicate = yield* Effect.flip(Effect.flatMap(user("ONCE@example.com"), repo.insert))
             expect(duplicate._tag).toBe("AlreadyExists")
-            yield* (yield* Teams).create(system, organization.id, team("After the refusal"))
+            yield* (yield* Teams.Teams).create(system, organization.id, team("After the refusal"))
           })
         )
         expect(yield* repo.findById(organization.id, kept.id)).toEqual(Option.some(kept))

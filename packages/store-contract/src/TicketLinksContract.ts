@@ -2,49 +2,37 @@
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, Schema, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
-import {
-  Actor,
-  CreateDwAccount,
-  CreateTeam,
-  DwAccounts,
-  Insights,
-  InsightUpsert,
-  type LinkableItemType,
-  type OrganizationId,
-  Teams,
-  type TicketLink,
-  TicketLinkCreate,
-  TicketLinks
-} from "@costline/core"
+import { Actor, DwAccount, DwAccounts, Insight, Insights, Team, Teams, TicketLink, TicketLinks } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { drainExport, freshOrganization, ids, keyActor, memberActor } from "./Fixtures.js"
 import type { SecretsContractServices } from "./SecretsFixtures.js"
 import { createGroup, createSet } from "./UsageFixtures.js"
 
 /** An editor: she may link items of every area and read them back. */
-const alice = memberActor("org-of-alice" as OrganizationId, "alice@example.com", ["editor"])
+const alice = memberActor("org-of-alice" as Ids.OrganizationId, "alice@example.com", ["editor"])
 
-const newTeam = new CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" })
+const newTeam = new Team.CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" })
 
-const teamOf = (organizationId: OrganizationId) =>
-  Effect.map(Effect.flatMap(Teams, (teams) => teams.create(Actor.system(), organizationId, newTeam)), (team) => team.id)
+const teamOf = (organizationId: Ids.OrganizationId) =>
+  Effect.map(Effect.flatMap(Teams.Teams, (teams) => teams.create(Actor.Actor.system(), organizationId, newTeam)), (team) => team.id)
 
 /** Decoded as a request body is: the ticket id is trimmed. */
-const decodeLink = Schema.decodeSync(TicketLinkCreate)
+const decodeLink = Schema.decodeSync(TicketLink.TicketLinkCreate)
 
 const linkTo = (
-  item_type: LinkableItemType,
+  item_type: TicketLink.LinkableItemType,
   item_id: string,
   ticket_id: string,
-  provider: TicketLinkCreate["provider"] = "jira"
+  provider: TicketLink.TicketLinkCreate["provider"] = "jira"
 ) =>
   decodeLink({ item_type, item_id, provider, ticket_id, ticket_url: `https://tracker.example/browse/${ticket_id.trim()}` })
 
 /** Follows the item's list to its end with `pageSize`, returning the pages' lengths and every link. */
-const readAll = (organizationId: OrganizationId, item_type: LinkableItemType, item_id: string, pageSize: number) =>
+const readAll = (organizationId: Ids.OrganizationId, item_type: TicketLink.LinkableItemType, item_id: string, pageSize: number) =>
   Effect.gen(function*() {
-    const links = yield* TicketLinks
+    const links = yield* TicketLinks.TicketLinks
     const sizes: Array<number> = []
-    const all: Array<TicketLink> = []
+    const all: Array<TicketLink.TicketLink> = []
     let pageToken: string | undefined
     do {
       const page = yield* links.list(alice, organizationId, { item_type, item_id, pageToken, maxResults: pageSize })
@@ -59,7 +47,7 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
   describe("ticket links", () => {
     it.effect("links a team to a ticket, reads it back, lists it and audits the creation", () =>
       Effect.gen(function*() {
-        const links = yield* TicketLinks
+        const links = yield* TicketLinks.TicketLinks
         const organization = yield* freshOrganization
         const teamId = yield* teamOf(organization.id)
         const created = yield* links.create(alice, organization.id, decodeLink({
@@ -96,7 +84,7 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
 
     it.effect("the caller must be able to read the linked item's area: else Forbidden, and a refused link is audited", () =>
       Effect.gen(function*() {
-        const links = yield* TicketLinks
+        const links = yield* TicketLinks.TicketLinks
         const organization = yield* freshOrganization
         const teamId = yield* teamOf(organization.id)
         const linksOnly = keyActor(organization.id, "read_write", ["ticket_links:write"])
@@ -111,9 +99,9 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
         // A viewer reads every area; an actor that names a user but carries no principal may do nothing.
         const viewer = memberActor(organization.id, "viewer@example.com", ["viewer"])
         expect((yield* links.list(viewer, organization.id, { item_type: "team", item_id: teamId })).items).toEqual([link])
-        const anonymous = new Actor({ changedBy: "someone@example.com", changedByType: "user", requestId: null })
+        const anonymous = new Actor.Actor({ changedBy: "someone@example.com", changedByType: "user", requestId: null })
         expect((yield* Effect.flip(links.get(anonymous, organization.id, link.id)))._tag).toBe("Forbidden")
-        expect(yield* links.get(Actor.system(), organization.id, link.id)).toEqual(link)
+        expect(yield* links.get(Actor.Actor.system(), organization.id, link.id)).toEqual(link)
 
         const { records } = yield* drainExport(organization.id, { filters: { resource_in: ["ticket_links"] } })
         expect(records.map((record) => [record.status, record.changed_by, record.new_values?.["ticket_id"]])).toEqual([
@@ -124,9 +112,9 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
 
     it.effect("links a warehouse account; an item unknown in the organization is NotFound and audits nothing", () =>
       Effect.gen(function*() {
-        const links = yield* TicketLinks
+        const links = yield* TicketLinks.TicketLinks
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const account = yield* (yield* DwAccounts).create(Actor.system(), organization.id, new CreateDwAccount({ name: "Prod" }))
+        const account = yield* (yield* DwAccounts.DwAccounts).create(Actor.Actor.system(), organization.id, new DwAccount.CreateDwAccount({ name: "Prod" }))
         const link = yield* links.create(alice, organization.id, linkTo("dw_account", account.id, "OPS-1"))
         const othersTeam = yield* teamOf(other.id)
 
@@ -144,9 +132,9 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
 
     it.effect("links an insight, a usage group set and a usage group, each only in its own organization", () =>
       Effect.gen(function*() {
-        const links = yield* TicketLinks
+        const links = yield* TicketLinks.TicketLinks
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const upserted = yield* (yield* Insights).upsert(Actor.system(), organization.id, new InsightUpsert({
+        const upserted = yield* (yield* Insights.Insights).upsert(Actor.Actor.system(), organization.id, new Insight.InsightUpsert({
           insight_type: "warehouse_idle",
           resource_type: "warehouse",
           resource_id: "WH_IDLE",
@@ -168,7 +156,7 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
 
     it.effect("one link per item, provider and ticket: a second is AlreadyExists; other providers and items are free", () =>
       Effect.gen(function*() {
-        const links = yield* TicketLinks
+        const links = yield* TicketLinks.TicketLinks
         const organization = yield* freshOrganization
         const [first, second] = [yield* teamOf(organization.id), yield* teamOf(organization.id)]
         yield* links.create(alice, organization.id, linkTo("team", first, "PROJ-1"))
@@ -185,10 +173,10 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
 
     it.effect("lists an item's links oldest first in pages; links created in the same instant keep a stable order", () =>
       Effect.gen(function*() {
-        const links = yield* TicketLinks
+        const links = yield* TicketLinks.TicketLinks
         const organization = yield* freshOrganization
         const [teamId, otherTeam] = [yield* teamOf(organization.id), yield* teamOf(organization.id)]
-        const created: Array<TicketLink> = []
+        const created: Array<TicketLink.TicketLink> = []
         for (const [index, ticket] of ["A-1", "A-2", "A-3", "A-4", "A-5"].entries()) {
           // Three links share one instant: the id breaks the tie.
           if (index >= 3) yield* TestClock.adjust("1 second")
@@ -207,7 +195,7 @@ export const ticketLinksContract = (it: Vitest.MethodsNonLive<SecretsContractSer
 
     it.effect("a page token resumes only its own list, in its own organization", () =>
       Effect.gen(function*() {
-        const links = yield* TicketLinks
+        const links = yield* TicketLinks.TicketLinks
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const [teamId, otherTeam] = [yield* teamOf(organization.id), yield* teamOf(organization.id)]
         for (const ticket of ["T-1", "T-2"]) yield* links.create(alice, organization.id, linkTo("team", teamId, ticket))

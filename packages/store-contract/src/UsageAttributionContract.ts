@@ -4,7 +4,7 @@
  */
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { Attribution, BudgetAlerts, Month, UsageRecordsRepo } from "@costline/core"
+import { Attribution, BudgetAlerts, UsageMonth, UsageRepo } from "@costline/core"
 import { type ContractServices, drainExport, freshOrganization } from "./Fixtures.js"
 import { alice, createGroup, createSet, equals, usage } from "./UsageFixtures.js"
 
@@ -23,14 +23,14 @@ export const usageAttributionContract = (it: Vitest.MethodsNonLive<ContractServi
           filter_expression: { operator: "or", filters: [equals("warehouse_size", "Large"), equals("warehouse_name", "ETL")] }
         })
         const idle = yield* createGroup(organization.id, set.id, { name: "Idle", order: 3, filter_expression: equals("warehouse_name", "none") })
-        yield* (yield* UsageRecordsRepo).insert(organization.id, [
+        yield* (yield* UsageRepo.UsageRecordsRepo).insert(organization.id, [
           usage("2024-05-01T00:00:00Z", 6, { warehouse_name: "ETL", warehouse_size: "Large" }),
           usage("2024-05-20T00:00:00Z", 6, { warehouse_name: "ETL" }),
           usage("2024-05-21T00:00:00Z", 85, { warehouse_name: "BI", warehouse_size: "Large" }),
           usage("2024-05-22T00:00:00Z", 1.5, { warehouse_name: "ML" }),
           usage("2024-06-01T00:00:00Z", 1000, { warehouse_name: "ETL" })
         ])
-        const report = yield* (yield* Attribution).run(organization.id, set.id, Month.make("2024-05"))
+        const report = yield* (yield* Attribution.Attribution).run(organization.id, set.id, UsageMonth.Month.make("2024-05"))
         expect(report.set).toEqual(set)
         expect(report.groups.map(({ group, ...rest }) => [group.id, rest])).toEqual([
           [etl.id, { records: 2, spent: 12, budget: 10, remaining: -2, status: "over_budget" }],
@@ -46,14 +46,14 @@ export const usageAttributionContract = (it: Vitest.MethodsNonLive<ContractServi
         const set = yield* createSet(organization.id)
         const etl = yield* createGroup(organization.id, set.id, { name: "ETL", budget: 10 })
         yield* createGroup(organization.id, set.id, { name: "BI", budget: 10, filter_expression: equals("warehouse_name", "BI") })
-        const repo = yield* UsageRecordsRepo
+        const repo = yield* UsageRepo.UsageRecordsRepo
         yield* repo.insert(organization.id, [
           usage("2024-05-01T00:00:00Z", 11, { warehouse_name: "ETL" }),
           usage("2024-05-01T00:00:00Z", 9, { warehouse_name: "BI" })
         ])
-        const raise = Effect.flatMap(BudgetAlerts, (alerts) =>
+        const raise = Effect.flatMap(BudgetAlerts.BudgetAlerts, (alerts) =>
           Effect.map(
-            alerts.raise(alice, organization.id, set.id, Month.make("2024-05")),
+            alerts.raise(alice, organization.id, set.id, UsageMonth.Month.make("2024-05")),
             (run) => run.alerts.map((alert) => alert.result)
           ))
         const [created] = yield* raise
@@ -79,7 +79,7 @@ export const usageAttributionContract = (it: Vitest.MethodsNonLive<ContractServi
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const set = yield* createSet(organization.id)
-        const failure = yield* Effect.flip((yield* Attribution).run(other.id, set.id, Month.make("2024-05")))
+        const failure = yield* Effect.flip((yield* Attribution.Attribution).run(other.id, set.id, UsageMonth.Month.make("2024-05")))
         expect(failure._tag).toBe("NotFound")
       }))
   })

@@ -5,28 +5,21 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type Context, Effect, Either, Layer, Schema } from "effect"
 import { isDeepStrictEqual } from "node:util"
-import {
-  CoreLive,
-  PatchUsageGroup,
-  Precondition,
-  type Repositories,
-  UsageGroups,
-  UsageRecordsRepo
-} from "@costline/core"
+import { Core, Precondition, Usage, UsageGroups, UsageRepo } from "@costline/core"
 import { type ContractServices, drainExport, freshOrganization, ifMatch, userActor } from "./Fixtures.js"
 import { createGroup, createSet, equals, scanAll, usage } from "./UsageFixtures.js"
 
-type Instance = Context.Context<Layer.Layer.Success<typeof CoreLive> | Repositories>
+type Instance = Context.Context<Layer.Layer.Success<typeof Core.layer> | Core.Repositories>
 
 const alice = userActor("alice@example.com")
-const patchInput = Schema.decodeUnknownSync(PatchUsageGroup)
+const patchInput = Schema.decodeUnknownSync(Usage.PatchUsageGroup)
 
 /**
  * Registers the suite. `makeInstance` is called twice and must open the same database each time
  * (a file or a server, never `:memory:`).
  */
-export const usageConcurrencyContract = (name: string, makeInstance: () => Layer.Layer<Repositories, unknown>) => {
-  const open = Layer.build(CoreLive.pipe(Layer.provideMerge(makeInstance())))
+export const usageConcurrencyContract = (name: string, makeInstance: () => Layer.Layer<Core.Repositories, unknown>) => {
+  const open = Layer.build(Core.layer.pipe(Layer.provideMerge(makeInstance())))
   /** Runs `test` with two instances over one database; alternate between them with `on(i)`. */
   const withTwoInstances = (test: (on: (i: number) => Instance) => Effect.Effect<void, unknown, ContractServices>) =>
     Effect.gen(function*() {
@@ -62,14 +55,14 @@ export const usageConcurrencyContract = (name: string, makeInstance: () => Layer
           ]
           yield* Effect.all(
             patches.map((patch, i) =>
-              Effect.flatMap(UsageGroups, (groups) =>
+              Effect.flatMap(UsageGroups.UsageGroups, (groups) =>
                 groups.updateGroup(alice, organization.id, set.id, group.id, patchInput(patch), Precondition.none)).pipe(
                   Effect.provide(on(i))
                 )
             ),
             { concurrency: "unbounded" }
           )
-          const [stored] = yield* (yield* UsageGroups).allGroups(organization.id, set.id)
+          const [stored] = yield* (yield* UsageGroups.UsageGroups).allGroups(organization.id, set.id)
           expect(stored).toMatchObject({ name: "Renamed", budget: 99, order: 7 })
           expect(stored!.filter_expression.filters[0]).toMatchObject({ value: "BI" })
 
@@ -96,7 +89,7 @@ export const usageConcurrencyContract = (name: string, makeInstance: () => Layer
           const group = yield* createGroup(organization.id, set.id, { name: "ETL" })
           const outcomes = yield* Effect.all(
             Array.from({ length: 6 }, (_, i) =>
-              Effect.flatMap(UsageGroups, (groups) =>
+              Effect.flatMap(UsageGroups.UsageGroups, (groups) =>
                 groups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name: `n${i}` }), ifMatch(group.etag))).pipe(
                   Effect.either,
                   Effect.provide(on(i))
@@ -113,11 +106,11 @@ export const usageConcurrencyContract = (name: string, makeInstance: () => Layer
         Effect.gen(function*() {
           const organization = yield* freshOrganization
           const before = Array.from({ length: 12_000 }, (_, i) => usage("2024-05-10T00:00:00Z", 1, { query_tag: `b${i}` }))
-          yield* Effect.flatMap(UsageRecordsRepo, (repo) => repo.insert(organization.id, before))
+          yield* Effect.flatMap(UsageRepo.UsageRecordsRepo, (repo) => repo.insert(organization.id, before))
           const late = [usage("2024-05-01T00:00:00Z", 1), usage("2024-05-31T00:00:00Z", 1)]
           let inserted = false
           let seen = 0
-          yield* Effect.flatMap(UsageRecordsRepo, (repo) =>
+          yield* Effect.flatMap(UsageRepo.UsageRecordsRepo, (repo) =>
             repo.scan(
               { organizationId: organization.id, from: new Date("2024-05-01T00:00:00Z"), to: new Date("2024-06-01T00:00:00Z") },
               (batch) =>
@@ -125,7 +118,7 @@ export const usageConcurrencyContract = (name: string, makeInstance: () => Layer
                   seen += batch.length
                   if (inserted) return
                   inserted = true
-                  yield* Effect.flatMap(UsageRecordsRepo, (other) => other.insert(organization.id, late)).pipe(
+                  yield* Effect.flatMap(UsageRepo.UsageRecordsRepo, (other) => other.insert(organization.id, late)).pipe(
                     Effect.provide(on(1))
                   )
                 })

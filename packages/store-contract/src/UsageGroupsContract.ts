@@ -4,7 +4,8 @@
  */
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, Either, TestClock } from "effect"
-import { Actor, CreateTeam, Precondition, Teams, type UsageGroup, UsageGroups } from "@costline/core"
+import { Actor, Precondition, Team, Teams, UsageGroups } from "@costline/core"
+import type { Usage } from "@costline/core"
 import { type ContractServices, freshOrganization, ifMatch } from "./Fixtures.js"
 import { alice, createGroup, createSet, equals, patchInput, summary, usageRecords } from "./UsageFixtures.js"
 
@@ -15,7 +16,7 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const organization = yield* freshOrganization
         const set = yield* createSet(organization.id, "  Cost centers ", { order: 3, dw_account_uuid: "ignored" })
         expect(set).toMatchObject({ name: "Cost centers", order: 3, team_id: null })
-        expect(yield* (yield* UsageGroups).getSet(organization.id, set.id)).toEqual(set)
+        expect(yield* (yield* UsageGroups.UsageGroups).getSet(organization.id, set.id)).toEqual(set)
         const [record] = yield* usageRecords(organization.id)
         expect(record).toMatchObject({
           resource: "usage_group_sets",
@@ -40,9 +41,9 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
     it.effect("a team-scoped set needs a team of its own organization", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const teams = yield* Teams
-        const team = yield* teams.create(Actor.system(), organization.id, new CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" }))
-        const foreign = yield* teams.create(Actor.system(), other.id, new CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" }))
+        const teams = yield* Teams.Teams
+        const team = yield* teams.create(Actor.Actor.system(), organization.id, new Team.CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" }))
+        const foreign = yield* teams.create(Actor.Actor.system(), other.id, new Team.CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" }))
         expect((yield* createSet(organization.id, "By team", { team_id: team.id })).team_id).toBe(team.id)
         const refused = yield* Effect.flip(createSet(organization.id, "Foreign", { team_id: foreign.id }))
         expect(refused).toMatchObject({ _tag: "ValidationFailed", details: [{ field: "team_id", issue: "not_found" }] })
@@ -53,7 +54,7 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const set = yield* createSet(organization.id)
-        expect(yield* Effect.flip((yield* UsageGroups).getSet(other.id, set.id))).toMatchObject({ _tag: "NotFound" })
+        expect(yield* Effect.flip((yield* UsageGroups.UsageGroups).getSet(other.id, set.id))).toMatchObject({ _tag: "NotFound" })
       }))
   })
 
@@ -67,7 +68,7 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
           name: "BI",
           filter_expression_json: JSON.stringify(equals("warehouse_name", "BI"))
         })
-        const [first, second] = yield* (yield* UsageGroups).allGroups(organization.id, set.id)
+        const [first, second] = yield* (yield* UsageGroups.UsageGroups).allGroups(organization.id, set.id)
         expect(second).toEqual(fromObject)
         expect(first).toEqual(fromJson)
         expect(fromObject).toMatchObject({
@@ -100,10 +101,10 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
     it.effect("validates filters against the catalogue of the set's scope and stores nothing invalid", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const team = yield* (yield* Teams).create(
-          Actor.system(),
+        const team = yield* (yield* Teams.Teams).create(
+          Actor.Actor.system(),
           organization.id,
-          new CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" })
+          new Team.CreateTeam({ name: "Data", is_all_users: false, default_member_role: "viewer" })
         )
         const teamSet = yield* createSet(organization.id, "Team", { team_id: team.id })
         const organizationSet = yield* createSet(organization.id, "Organization")
@@ -114,7 +115,7 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
           _tag: "ValidationFailed",
           details: [{ field: "filter_expression.filters[0].field.path", issue: "unknown" }]
         })
-        expect(yield* (yield* UsageGroups).allGroups(organization.id, teamSet.id)).toEqual([])
+        expect(yield* (yield* UsageGroups.UsageGroups).allGroups(organization.id, teamSet.id)).toEqual([])
       }))
 
     it.effect("lists groups in precedence order (order, created_at, id), page by page", () =>
@@ -122,12 +123,12 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const organization = yield* freshOrganization
         const set = yield* createSet(organization.id)
         const other = yield* createSet(organization.id, "Other")
-        const created: Array<UsageGroup> = []
+        const created: Array<Usage.UsageGroup> = []
         for (const order of [2, 0, 1, 0, 2, 0]) {
           yield* TestClock.adjust("1 second")
           created.push(yield* createGroup(organization.id, set.id, { name: `g${created.length}`, order }))
         }
-        const usageGroups = yield* UsageGroups
+        const usageGroups = yield* UsageGroups.UsageGroups
         const expected = [created[1], created[3], created[5], created[2], created[0], created[4]].map((g) => g!.id)
         expect((yield* usageGroups.allGroups(organization.id, set.id)).map((g) => g.id)).toEqual(expected)
 
@@ -160,7 +161,7 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const set = yield* createSet(organization.id)
         const group = yield* createGroup(organization.id, set.id, { name: "ETL", budget: 100, order: 1 })
         yield* TestClock.adjust("1 minute")
-        const usageGroups = yield* UsageGroups
+        const usageGroups = yield* UsageGroups.UsageGroups
         const renamed = yield* usageGroups.updateGroup(alice, organization.id, set.id, group.id, patchInput({ name: "ETL jobs" }), Precondition.none)
         expect(renamed).toMatchObject({ name: "ETL jobs", budget: 100, order: 1, filter_expression: group.filter_expression })
         expect(renamed.etag).not.toBe(group.etag)
@@ -188,7 +189,7 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const organization = yield* freshOrganization
         const set = yield* createSet(organization.id)
         const group = yield* createGroup(organization.id, set.id, { name: "ETL" })
-        const usageGroups = yield* UsageGroups
+        const usageGroups = yield* UsageGroups.UsageGroups
         // As the edge sends it: the optional header, parsed.
         const update = (name: string, header: string) =>
           Effect.flatMap(Precondition.optional(header), (precondition) =>
@@ -210,7 +211,7 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const organization = yield* freshOrganization
         const set = yield* createSet(organization.id)
         const group = yield* createGroup(organization.id, set.id, { name: "ETL", budget: 5 })
-        const usageGroups = yield* UsageGroups
+        const usageGroups = yield* UsageGroups.UsageGroups
         const stale = yield* Effect.flip(usageGroups.deleteGroup(alice, organization.id, set.id, group.id, ifMatch("\"stale\"")))
         expect(stale._tag).toBe("PreconditionFailed")
         yield* usageGroups.deleteGroup(alice, organization.id, set.id, group.id, ifMatch(group.etag))
@@ -232,7 +233,7 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const set = yield* createSet(organization.id)
         const otherSet = yield* createSet(organization.id, "Other")
         const group = yield* createGroup(organization.id, set.id, { name: "ETL" })
-        const usageGroups = yield* UsageGroups
+        const usageGroups = yield* UsageGroups.UsageGroups
         const rename = patchInput({ name: "x" })
         expect((yield* Effect.flip(usageGroups.updateGroup(alice, organization.id, otherSet.id, group.id, rename, Precondition.none)))._tag)
           .toBe("NotFound")
@@ -247,7 +248,7 @@ export const usageGroupsContract = (it: Vitest.MethodsNonLive<ContractServices>)
         const organization = yield* freshOrganization
         const set = yield* createSet(organization.id)
         const group = yield* createGroup(organization.id, set.id, { name: "ETL" })
-        const usageGroups = yield* UsageGroups
+        const usageGroups = yield* UsageGroups.UsageGroups
         const outcomes = yield* Effect.all(
           Array.from({ length: 6 }, (_, i) =>
             Effect.either(

@@ -4,7 +4,8 @@
  */
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Duration, Effect, Stream, TestClock } from "effect"
-import { type OrganizationId, Transactor, UsageImport, UsageImportService, UsageRecordsRepo } from "@costline/core"
+import { Transactor, UsageImport, UsageRepo } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { type ContractServices, freshOrganization } from "./Fixtures.js"
 import { lines, scanAll, source, usage } from "./UsageFixtures.js"
 
@@ -13,7 +14,7 @@ export const usageRecordsContract = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("round-trip every dimension exactly; a scan sees only its organization and month", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const repo = yield* UsageRecordsRepo
+        const repo = yield* UsageRepo.UsageRecordsRepo
         const full = usage("2024-05-31T23:59:59.999Z", 1.25, {
           warehouse_name: "ETL",
           warehouse_size: "X-Small",
@@ -52,7 +53,7 @@ export const usageRecordsContract = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("a scan of more rows than a batch reads each of them once, also among other months' rows", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const repo = yield* UsageRecordsRepo
+        const repo = yield* UsageRepo.UsageRecordsRepo
         // Months interleaved, as a file that mixes them writes them: the month's rows are spread.
         const rows = Array.from({ length: 16_000 }, (_, i) =>
           usage(`2024-0${5 + (i % 3)}-0${1 + (i % 7)}T00:00:00Z`, 1, { query_tag: String(i) }))
@@ -67,8 +68,8 @@ export const usageRecordsContract = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("a scan inside a caller's transaction sees its uncommitted rows, and may run again after a failed batch", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const repo = yield* UsageRecordsRepo
-        yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+        const repo = yield* UsageRepo.UsageRecordsRepo
+        yield* (yield* Transactor.Transactor).withTransaction(Effect.gen(function*() {
           yield* repo.insert(organization.id, [usage("2024-05-02T00:00:00Z", 2), usage("2024-05-03T00:00:00Z", 3)])
           const month = { organizationId: organization.id, from: new Date("2024-05-01T00:00:00Z"), to: new Date("2024-06-01T00:00:00Z") }
           const failed = yield* Effect.flip(repo.scan(month, () => Effect.fail("stop" as const)))
@@ -88,7 +89,7 @@ export const usageRecordsContract = (it: Vitest.MethodsNonLive<ContractServices>
           "",
           { start_time: "2024-05-03 11:00:00 +0200", credits: 3.5, tags: { team: "bi" } }
         )
-        const summary = yield* (yield* UsageImport).run(organization.id, source(text))
+        const summary = yield* (yield* UsageImport.UsageImport).run(organization.id, source(text))
         expect(summary).toEqual({ rows: 2 })
         const { records } = yield* scanAll(organization.id, "2024-05")
         expect(records).toEqual([
@@ -106,7 +107,7 @@ export const usageRecordsContract = (it: Vitest.MethodsNonLive<ContractServices>
           "{not json",
           { start_time: "2024-05-02T10:00:00Z", credits: 1, warehouse: "ETL" }
         )
-        const failure = yield* Effect.flip((yield* UsageImport).run(organization.id, source(text)))
+        const failure = yield* Effect.flip((yield* UsageImport.UsageImport).run(organization.id, source(text)))
         expect(failure).toMatchObject({ _tag: "ValidationFailed" })
         if (failure._tag !== "ValidationFailed") return
         expect(failure.details.map((d) => d.field)).toEqual(["line 2", "line 3", "line 4"])
@@ -122,7 +123,7 @@ export const usageRecordsContract = (it: Vitest.MethodsNonLive<ContractServices>
           lines({ start_time: "2024-05-02T10:00:00Z", credits: 2 }, { start_time: "2024-05-02T10:00:00Z", credits: 2 }),
           lines({ start_time: "2024-05-02T10:00:00Z", credits: 2 }, { start_time: "later", credits: 2 })
         ]
-        const failure = yield* Effect.flip((yield* UsageImport).run(organization.id, source(() => versions.shift()!)))
+        const failure = yield* Effect.flip((yield* UsageImport.UsageImport).run(organization.id, source(() => versions.shift()!)))
         expect(failure).toMatchObject({ _tag: "ValidationFailed", details: [{ field: "file", issue: "changed" }] })
         expect((yield* scanAll(organization.id, "2024-05")).records).toEqual([])
       }))
@@ -130,26 +131,26 @@ export const usageRecordsContract = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("rows are staged in batches of BATCH_SIZE, unseen until the last batch is published", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const total = 2 * UsageImportService.BATCH_SIZE + 1
+        const total = 2 * UsageImport.BATCH_SIZE + 1
         const row = { start_time: "2024-05-02T10:00:00Z", credits: 1 }
         const staged: Array<number> = []
         const seenWhileStaging: Array<number> = []
         // The store's repository, watched: what each staged batch holds, and what a scan sees meanwhile.
-        const watched = Effect.map(UsageRecordsRepo, (repo) =>
-          UsageRecordsRepo.of({
+        const watched = Effect.map(UsageRepo.UsageRecordsRepo, (repo) =>
+          UsageRepo.UsageRecordsRepo.of({
             ...repo,
             stage: (organizationId, importId, records, now) =>
               Effect.gen(function*() {
-                const seen = yield* Effect.provideService(scanAll(organization.id, "2024-05"), UsageRecordsRepo, repo)
+                const seen = yield* Effect.provideService(scanAll(organization.id, "2024-05"), UsageRepo.UsageRecordsRepo, repo)
                 seenWhileStaging.push(seen.records.length)
                 staged.push(records.length)
                 yield* repo.stage(organizationId, importId, records, now)
               })
           }))
-        const importer = yield* Effect.provideServiceEffect(UsageImportService.make, UsageRecordsRepo, watched)
+        const importer = yield* Effect.provideServiceEffect(UsageImport.make, UsageRepo.UsageRecordsRepo, watched)
         const summary = yield* importer.run(organization.id, source(lines(...Array.from({ length: total }, () => row))))
         expect(summary).toEqual({ rows: total })
-        expect(staged).toEqual([UsageImportService.BATCH_SIZE, UsageImportService.BATCH_SIZE, 1])
+        expect(staged).toEqual([UsageImport.BATCH_SIZE, UsageImport.BATCH_SIZE, 1])
         expect(seenWhileStaging).toEqual([0, 0, 0])
         expect((yield* scanAll(organization.id, "2024-05")).records).toHaveLength(total)
       }))
@@ -157,30 +158,30 @@ export const usageRecordsContract = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("a bad row late in the file, found after batches were staged, leaves nothing behind", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const good = Array.from({ length: 2 * UsageImportService.BATCH_SIZE + 10 }, () => ({
+        const good = Array.from({ length: 2 * UsageImport.BATCH_SIZE + 10 }, () => ({
           start_time: "2024-05-02T10:00:00Z",
           credits: 1
         }))
         const versions = [lines(...good, good[0]), lines(...good, { start_time: "later", credits: 1 })]
-        const failure = yield* Effect.flip((yield* UsageImport).run(organization.id, source(() => versions.shift()!)))
+        const failure = yield* Effect.flip((yield* UsageImport.UsageImport).run(organization.id, source(() => versions.shift()!)))
         expect(failure).toMatchObject({ _tag: "ValidationFailed", details: [{ field: "file", issue: "changed" }] })
         expect((yield* scanAll(organization.id, "2024-05")).records).toEqual([])
         // The staged rows and the import itself are gone, not merely hidden.
-        expect(yield* (yield* UsageRecordsRepo).staleImports(new Date("2999-01-01T00:00:00Z"))).toEqual([])
+        expect(yield* (yield* UsageRepo.UsageRecordsRepo).staleImports(new Date("2999-01-01T00:00:00Z"))).toEqual([])
       }))
 
     it.effect("an import left unpublished by a dead process is discarded by the next import once stale", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const repo = yield* UsageRecordsRepo
+        const repo = yield* UsageRepo.UsageRecordsRepo
         const startedAt = new Date("2024-06-01T00:00:00Z")
         yield* repo.beginImport(organization.id, "dead-import", startedAt)
         yield* repo.stage(organization.id, "dead-import", [usage("2024-05-02T10:00:00Z", 7)], startedAt)
         expect((yield* scanAll(organization.id, "2024-05")).records).toEqual([])
         expect(yield* repo.staleImports(new Date("2024-06-01T00:00:01Z"))).toContain("dead-import")
 
-        yield* TestClock.setTime(startedAt.getTime() + Duration.toMillis(UsageImportService.STALE_AFTER) + 1)
-        yield* (yield* UsageImport).run(organization.id, source(lines({ start_time: "2024-05-03T10:00:00Z", credits: 1 })))
+        yield* TestClock.setTime(startedAt.getTime() + Duration.toMillis(UsageImport.STALE_AFTER) + 1)
+        yield* (yield* UsageImport.UsageImport).run(organization.id, source(lines({ start_time: "2024-05-03T10:00:00Z", credits: 1 })))
         expect(yield* repo.staleImports(new Date("2999-01-01T00:00:00Z"))).not.toContain("dead-import")
         // Published later by mistake, it would show nothing: its rows were deleted.
         yield* repo.publish("dead-import")
@@ -190,7 +191,7 @@ export const usageRecordsContract = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("a scan that began before an import was published does not see it", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        const repo = yield* UsageRecordsRepo
+        const repo = yield* UsageRepo.UsageRecordsRepo
         const now = new Date("2024-06-01T00:00:00Z")
         yield* repo.insert(organization.id, [usage("2024-05-01T00:00:00Z", 1)])
         yield* repo.beginImport(organization.id, "racing-import", now)
@@ -208,7 +209,7 @@ export const usageRecordsContract = (it: Vitest.MethodsNonLive<ContractServices>
       Effect.gen(function*() {
         const opened: Array<number> = []
         const failure = yield* Effect.flip(
-          (yield* UsageImport).run("org-that-does-not-exist" as OrganizationId, {
+          (yield* UsageImport.UsageImport).run("org-that-does-not-exist" as Ids.OrganizationId, {
             format: "jsonl",
             open: () => Stream.fromEffect(Effect.sync(() => opened.push(1)).pipe(Effect.as("")))
           })

@@ -2,20 +2,8 @@
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { DateTime, Effect, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
-import {
-  AddTeamMember,
-  Auth,
-  DwAccount,
-  type DwAccountId,
-  DwAccountsRepo,
-  type OrganizationId,
-  Precondition,
-  Sessions,
-  TeamMembers,
-  TeamRoles,
-  Teams,
-  UserRoles
-} from "@costline/core"
+import { Auth, DwAccount, DwAccountsRepo, Precondition, Sessions, Team, TeamMembers, TeamRoles, Teams, UserRoles } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { addMember, createTeam, drainPages, failureTag, grant, system } from "./AccessFixtures.js"
 import { type ContractServices, drainExport, freshOrganization } from "./Fixtures.js"
 
@@ -30,15 +18,15 @@ const firstPage = { pageToken: undefined, maxResults: 50 }
  */
 const memberWithEverySource = Effect.gen(function*() {
   const organization = yield* freshOrganization
-  const members = yield* TeamMembers
-  const teamRoles = yield* TeamRoles
+  const members = yield* TeamMembers.TeamMembers
+  const teamRoles = yield* TeamRoles.TeamRoles
   const user = yield* addMember(organization.id, "pat@example.com", "admin")
   yield* TestClock.adjust("1 millis")
   const everyone = yield* createTeam(organization.id, "Everyone", { allUsers: true, defaultRole: "viewer" })
   yield* TestClock.adjust("1 millis")
   const siteGrant = yield* teamRoles.grant(system, organization.id, everyone.id, grant("viewer", "bi_site", "tableau-1"))
   const team = yield* createTeam(organization.id, "Data")
-  yield* members.add(system, organization.id, team.id, new AddTeamMember({ identifier: "pat@example.com" }))
+  yield* members.add(system, organization.id, team.id, new Team.AddTeamMember({ identifier: "pat@example.com" }))
   yield* TestClock.adjust("1 millis")
   const teamGrant = yield* teamRoles.grant(system, organization.id, team.id, grant("editor", "organization"))
   const elsewhere = yield* createTeam(organization.id, "Elsewhere")
@@ -46,11 +34,11 @@ const memberWithEverySource = Effect.gen(function*() {
   return { organization, user, everyone, team, siteGrant, teamGrant }
 })
 
-const dwAccount = (organizationId: OrganizationId, name: string) =>
+const dwAccount = (organizationId: Ids.OrganizationId, name: string) =>
   Effect.gen(function*() {
     const now = yield* DateTime.now
-    const account = new DwAccount({
-      id: randomUUID() as DwAccountId,
+    const account = new DwAccount.DwAccount({
+      id: randomUUID() as DwAccount.DwAccountId,
       organization_id: organizationId,
       name,
       authentication_method: "key_pair",
@@ -61,7 +49,7 @@ const dwAccount = (organizationId: OrganizationId, name: string) =>
       updated_at: now,
       etag: "\"e\""
     })
-    yield* (yield* DwAccountsRepo).insert(account)
+    yield* (yield* DwAccountsRepo.DwAccountsRepo).insert(account)
     return account
   })
 
@@ -70,7 +58,7 @@ export const userRolesContract = (it: Vitest.MethodsNonLive<ContractServices>) =
     it.effect("lists direct, default and team-inherited roles by creation, each saying where it comes from", () =>
       Effect.gen(function*() {
         const { everyone, organization, siteGrant, teamGrant } = yield* memberWithEverySource
-        const page = yield* (yield* UserRoles).list(organization.id, "PAT@example.com", {}, firstPage, fields)
+        const page = yield* (yield* UserRoles.UserRoles).list(organization.id, "PAT@example.com", {}, firstPage, fields)
         expect(page.page_token).toBeNull()
         expect(page.items.map((role) => [role.role, role.scope.type, role.is_default, role.granted_from_team_name])).toEqual([
           ["admin", "organization", false, null],
@@ -84,7 +72,7 @@ export const userRolesContract = (it: Vitest.MethodsNonLive<ContractServices>) =
 
     it.effect("filters by role and scope type, and pages as keyset or offset pages", () =>
       Effect.gen(function*() {
-        const userRoles = yield* UserRoles
+        const userRoles = yield* UserRoles.UserRoles
         const { organization } = yield* memberWithEverySource
         const list = (filters: Parameters<typeof userRoles.list>[2]) =>
           Effect.map(userRoles.list(organization.id, "pat@example.com", filters, firstPage, fields), (page) =>
@@ -103,7 +91,7 @@ export const userRolesContract = (it: Vitest.MethodsNonLive<ContractServices>) =
 
     it.effect("grants a direct role at a checked scope, named; the same grant twice is AlreadyExists", () =>
       Effect.gen(function*() {
-        const userRoles = yield* UserRoles
+        const userRoles = yield* UserRoles.UserRoles
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
         const user = yield* addMember(organization.id, "lee@example.com", "viewer")
         const account = yield* dwAccount(organization.id, "Production")
@@ -133,7 +121,7 @@ export const userRolesContract = (it: Vitest.MethodsNonLive<ContractServices>) =
 
     it.effect("deletes only direct roles: a default or inherited one is a Conflict, an unknown one NotFound", () =>
       Effect.gen(function*() {
-        const userRoles = yield* UserRoles
+        const userRoles = yield* UserRoles.UserRoles
         const { everyone, organization, teamGrant, user } = yield* memberWithEverySource
         const other = yield* addMember(organization.id, "other@example.com", "editor")
         const [direct] = (yield* userRoles.list(organization.id, user.email, { roles: ["admin"] }, firstPage, fields)).items
@@ -157,13 +145,13 @@ export const userRolesContract = (it: Vitest.MethodsNonLive<ContractServices>) =
   describe("authentication sees merged roles", () => {
     it.effect("a session's roles are every organization-wide role, whatever its source; narrower ones do not count", () =>
       Effect.gen(function*() {
-        const auth = yield* Auth
-        const teams = yield* Teams
-        const userRoles = yield* UserRoles
+        const auth = yield* Auth.Auth
+        const teams = yield* Teams.Teams
+        const userRoles = yield* UserRoles.UserRoles
         const { everyone, organization, user } = yield* memberWithEverySource
         const account = yield* dwAccount(organization.id, "Sandbox")
         yield* userRoles.grant(system, organization.id, user.email, grant("team_creator", "dw_account", account.id))
-        const { token } = yield* (yield* Sessions).create(organization.id, user.email)
+        const { token } = yield* (yield* Sessions.Sessions).create(organization.id, user.email)
         const roles = () =>
           Effect.map(auth.authenticate(`Bearer ${token}`), (principal) => principal._tag === "User" ? [...principal.roles].sort() : [])
         expect(yield* roles()).toEqual(["admin", "editor", "viewer"])

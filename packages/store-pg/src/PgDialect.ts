@@ -7,7 +7,8 @@
  * a cursor at a stamp misses nothing and repeats nothing, and no transaction elsewhere holds the
  * feed back. The proof is in docs/storage.md.
  */
-import { InvalidPageToken, type SortOrder } from "@costline/core"
+import { Errors } from "@costline/core"
+import type { Audit } from "@costline/core"
 import { type AuditOrdering, type SqlFailure, SqlDialect } from "@costline/store-sql"
 import { SqlClient } from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -62,7 +63,7 @@ export const classify = (error: SqlError): SqlFailure => {
   return code === undefined && messages.some((message) => UNAVAILABLE_MESSAGE.test(message)) ? "unavailable" : "bug"
 }
 
-const notOurs = () => new InvalidPageToken({ message: "page_token does not point into this audit log" })
+const notOurs = () => new Errors.InvalidPageToken({ message: "page_token does not point into this audit log" })
 
 const MAX_BIGINT = 9223372036854775807n
 
@@ -74,7 +75,7 @@ export type Position =
   | { readonly _tag: "Stamp"; readonly stamp: string }
   | { readonly _tag: "Legacy"; readonly xid: string; readonly seq: string }
 
-export const parsePosition = (position: string): Either.Either<Position, InvalidPageToken> => {
+export const parsePosition = (position: string): Either.Either<Position, Errors.InvalidPageToken> => {
   const stamp = /^[1-9][0-9]{0,18}$/.exec(position)
   // bigint bounds: a larger number would be a database error, not an empty page.
   if (stamp !== null) return BigInt(position) <= MAX_BIGINT ? Either.right({ _tag: "Stamp", stamp: position }) : Either.left(notOurs())
@@ -92,7 +93,7 @@ export const stampOrdering = (sql: SqlClient): AuditOrdering => {
    * `(xid, seq)` order, and everything up to an old position had been delivered (nothing could
    * appear before it), so "after (xid, seq)" is "after the last stamp at or before it".
    */
-  const legacyBound = (organizationId: string, { seq, xid }: { readonly xid: string; readonly seq: string }, order: SortOrder) =>
+  const legacyBound = (organizationId: string, { seq, xid }: { readonly xid: string; readonly seq: string }, order: Audit.SortOrder) =>
     order === "asc"
       ? sql`coalesce((SELECT max(stamp) FROM audit_records
           WHERE organization_id = ${organizationId} AND (xid, seq) <= (${xid}::xid8, ${seq}::bigint)), 0)`

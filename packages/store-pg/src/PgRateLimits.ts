@@ -15,10 +15,10 @@ interface Row {
   readonly tat_ms: number
 }
 
-export const make: Effect.Effect<RateLimitRepo["Type"], never, SqlClient | SqlDialect> = Effect.gen(function*() {
+export const make: Effect.Effect<RateLimitRepo.RateLimitRepo["Type"], never, SqlClient | SqlDialect> = Effect.gen(function*() {
   const sql = yield* SqlClient
   const errors = makeStoreErrors((yield* SqlDialect).classify)
-  return RateLimitRepo.of({
+  return RateLimitRepo.RateLimitRepo.of({
     take: (key, rule, nowMs) => {
       const now = sql`${nowMs}::float8`
       const interval = sql`${rule.intervalMs}::float8`
@@ -41,4 +41,4 @@ export const make: Effect.Effect<RateLimitRepo["Type"], never, SqlClient | SqlDi
   })
 })
 
-export const layer = Layer.effect(RateLimitRepo, make)
+export const layer = Layer.effect(RateLimitRepo.RateLimitRepo, make)

@@ -3,7 +3,7 @@
  * built. Any number of instances may share one database: each rule is one statement or one
  * transaction, and the audit cursor is safe under concurrent writers (see PgDialect).
  */
-import { StorePool, StoreUnavailable, Transactor } from "@costline/core"
+import { Errors, StorePool, Transactor } from "@costline/core"
 import { makeStoreErrors, makeStoreLayer, makeTransactor, MIGRATIONS_TABLE, runMigrations, SqlDialect } from "@costline/store-sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
@@ -43,19 +43,19 @@ const client = (options: PgStoreOptions, applicationName: string) => {
   const url = typeof options.url === "string" ? options.url : Redacted.value(options.url)
   const statementTimeout = Duration.toMillis(options.statementTimeout ?? Duration.seconds(30))
   return Option.match(withStatementTimeout(url, statementTimeout), {
-    onNone: () => Layer.fail(new StoreUnavailable({ message: "the Postgres connection URL is not a valid URL" })),
+    onNone: () => Layer.fail(new Errors.StoreUnavailable({ message: "the Postgres connection URL is not a valid URL" })),
     onSome: (connectionUrl) =>
       PgClient.layer({
         url: Redacted.make(connectionUrl),
         maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
         connectTimeout: options.connectTimeout ?? Duration.seconds(5),
         applicationName
-      }).pipe(Layer.mapError((error) => new StoreUnavailable({ message: `cannot connect to Postgres: ${reason(error.cause)}` })))
+      }).pipe(Layer.mapError((error) => new Errors.StoreUnavailable({ message: `cannot connect to Postgres: ${reason(error.cause)}` })))
   })
 }
 
 const transactor = Layer.effect(
-  Transactor,
+  Transactor.Transactor,
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const dialect = yield* SqlDialect
@@ -71,7 +71,7 @@ const transactor = Layer.effect(
  */
 const migrate = Effect.gen(function*() {
   const sql = yield* SqlClient
-  const tx = yield* Transactor
+  const tx = yield* Transactor.Transactor
   const errors = makeStoreErrors((yield* SqlDialect).classify)
   const lockAndPrepare = Effect.all([
     sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
@@ -91,9 +91,9 @@ const migrate = Effect.gen(function*() {
  */
 const pool = (applicationName: string, max: number) =>
   Layer.effect(
-    StorePool,
+    StorePool.StorePool,
     Effect.map(SqlClient, (sql) =>
-      StorePool.of({
+      StorePool.StorePool.of({
         usage: sql<{ readonly busy: number | string; readonly idle: number | string }>`
           SELECT count(*) FILTER (WHERE state <> 'idle') AS busy, count(*) FILTER (WHERE state = 'idle') AS idle
           FROM pg_stat_activity WHERE application_name = ${applicationName} AND pid <> pg_backend_pid()`.pipe(

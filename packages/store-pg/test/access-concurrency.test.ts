@@ -1,5 +1,5 @@
 /** Identity rules under real concurrency: two instances, several connections each, one database. */
-import { CoreLive } from "@costline/core"
+import { Core } from "@costline/core"
 import {
   expectEveryUnconditionalTeamUpdate,
   expectOneAcceptanceOfAnInvitation,
@@ -14,7 +14,7 @@ import { useFreshDatabase } from "./support/database.js"
 const url = useFreshDatabase()
 
 const twoInstances = () => {
-  const open = () => Layer.build(CoreLive.pipe(Layer.provideMerge(PgStore.layer({ url, maxConnections: 4 }))))
+  const open = () => Layer.build(Core.layer.pipe(Layer.provideMerge(PgStore.layer({ url, maxConnections: 4 }))))
   return Effect.zip(open(), open())
 }
 

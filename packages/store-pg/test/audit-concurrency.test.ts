@@ -3,7 +3,8 @@
  * once, also when transactions commit out of the order their records were inserted in, and in
  * the order they committed.
  */
-import { AuditLog, type AuditRecord, CoreLive, Transactor } from "@costline/core"
+import { AuditLog, Core, Transactor } from "@costline/core"
+import type { Audit } from "@costline/core"
 import { drainExport, freshOrganization, ids, recordChange } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { describe, expect, it } from "@effect/vitest"
@@ -12,7 +13,7 @@ import { Deferred, Effect, Fiber, Layer } from "effect"
 import { useFreshDatabase } from "./support/database.js"
 
 const url = useFreshDatabase()
-const store = CoreLive.pipe(Layer.provideMerge(PgStore.layer({ url, maxConnections: 12 })))
+const store = Core.layer.pipe(Layer.provideMerge(PgStore.layer({ url, maxConnections: 12 })))
 
 const WRITERS = 8
 const TRANSACTIONS_PER_WRITER = 12
@@ -20,8 +21,8 @@ const TRANSACTIONS_PER_WRITER = 12
 describe("audit export with concurrent writers on Postgres", () => {
   it.live("8 writers in interleaved transactions of different lengths: a poller receives every record exactly once", () =>
     Effect.gen(function*() {
-      const audit = yield* AuditLog
-      const transactor = yield* Transactor
+      const audit = yield* AuditLog.AuditLog
+      const transactor = yield* Transactor.Transactor
       const sql = yield* SqlClient
       const organization = yield* freshOrganization
       const pollerHasRecords = yield* Deferred.make<void>()
@@ -37,7 +38,7 @@ describe("audit export with concurrent writers on Postgres", () => {
         )
       const writer = (writer: number) =>
         Effect.gen(function*() {
-          const written: Array<AuditRecord> = []
+          const written: Array<Audit.AuditRecord> = []
           for (let index = 0; index < TRANSACTIONS_PER_WRITER; index++) {
             // Halfway, wait until the poller has delivered something: it must read while others write.
             if (index === TRANSACTIONS_PER_WRITER / 2) yield* Deferred.await(pollerHasRecords)
@@ -49,7 +50,7 @@ describe("audit export with concurrent writers on Postgres", () => {
         Effect.all(Array.from({ length: WRITERS }, (_, n) => writer(n)), { concurrency: "unbounded" })
       )
 
-      const delivered: Array<AuditRecord> = []
+      const delivered: Array<Audit.AuditRecord> = []
       let token: string | undefined
       let pollsWhileWriting = 0
       while ((yield* Fiber.poll(writing))._tag === "None") {
@@ -71,7 +72,7 @@ describe("audit export with concurrent writers on Postgres", () => {
 
   it.live("an open transaction holds back no later record; its own arrive once it commits, after them, each once", () =>
     Effect.gen(function*() {
-      const transactor = yield* Transactor
+      const transactor = yield* Transactor.Transactor
       const organization = yield* freshOrganization
       const before = yield* recordChange(organization.id, "before")
       const inserted = yield* Deferred.make<void>()

@@ -3,17 +3,8 @@
  * other transactions are open (in another database, or costline's own usage import), and a page
  * token issued before records were stamped at commit still resumes where it was.
  */
-import {
-  Actor,
-  type AuditRecord,
-  CoreLive,
-  CreateTeam,
-  InstallationRepo,
-  type OrganizationId,
-  PageToken,
-  Teams,
-  UsageImport
-} from "@costline/core"
+import { Actor, Core, Installation, PageToken, Team, Teams, UsageImport } from "@costline/core"
+import type { Audit, Ids } from "@costline/core"
 import { drainExport, freshOrganization, ids, recordChange } from "@costline/store-contract"
 import { MIGRATIONS_TABLE } from "@costline/store-sql"
 import { PgStore } from "@costline/store-pg"
@@ -28,15 +19,15 @@ import { useFreshDatabase } from "./support/database.js"
 const url = useFreshDatabase()
 const otherDatabaseUrl = useFreshDatabase()
 const legacyUrl = useFreshDatabase()
-const store = CoreLive.pipe(Layer.provideMerge(PgStore.layer({ url, maxConnections: 6 })))
+const store = Core.layer.pipe(Layer.provideMerge(PgStore.layer({ url, maxConnections: 6 })))
 
 /** The requirement: a committed record is exported within this long. */
 const PROMPT = Duration.seconds(1)
 
 /** Polls the export from `from` until the record `id` arrives; fails past the deadline. */
-const exportedWithin = (organizationId: OrganizationId, id: string, from: string | undefined) =>
+const exportedWithin = (organizationId: Ids.OrganizationId, id: string, from: string | undefined) =>
   Effect.gen(function*() {
-    const delivered: Array<AuditRecord> = []
+    const delivered: Array<Audit.AuditRecord> = []
     let token = from
     const poll = Effect.gen(function*() {
       const page = yield* drainExport(organizationId, { maxResults: 3, from: token })
@@ -74,10 +65,10 @@ describe("the audit feed on Postgres", () => {
       })))
       yield* Deferred.await(holding)
 
-      const team = yield* (yield* Teams).create(
-        Actor.system(),
+      const team = yield* (yield* Teams.Teams).create(
+        Actor.Actor.system(),
         organization.id,
-        new CreateTeam({ name: "Created while another database is busy", is_all_users: false, default_member_role: "viewer" })
+        new Team.CreateTeam({ name: "Created while another database is busy", is_all_users: false, default_member_role: "viewer" })
       )
       const [record] = yield* (yield* SqlClient)<{ readonly id: string }>`
         SELECT id FROM audit_records WHERE organization_id = ${organization.id} AND record_id = ${team.id}`
@@ -108,7 +99,7 @@ describe("the audit feed on Postgres", () => {
               Stream.fromEffect(Deferred.await(release).pipe(Effect.as(rows.slice(2500).join("\n"))))
             )
       }
-      const imported = yield* Effect.fork((yield* UsageImport).run(importing.id, source))
+      const imported = yield* Effect.fork((yield* UsageImport.UsageImport).run(importing.id, source))
       // The import has staged its first batch (committed, hidden until it publishes) and waits for
       // the rest of the file: from here until it publishes, it is an import in progress.
       yield* sql<{ readonly n: number }>`
@@ -148,7 +139,7 @@ describe("the audit feed on Postgres", () => {
 
   it.live("a page token issued before migration 0800 (`xid:seq`) resumes exactly where it was", () =>
     Effect.gen(function*() {
-      const organizationId = "org-legacy" as OrganizationId
+      const organizationId = "org-legacy" as Ids.OrganizationId
       const client = yield* Layer.build(PgClient.layer({ url: Redacted.make(legacyUrl), maxConnections: 2 }))
       const sql = Context.get(client, SqlClient)
       // The schema as it was before stamps, with a log the old reader had partly delivered.
@@ -175,10 +166,10 @@ describe("the audit feed on Postgres", () => {
       yield* Fiber.join(late)
       yield* insert("third")
 
-      const migrated = yield* Layer.build(CoreLive.pipe(Layer.provideMerge(PgStore.layer({ url: legacyUrl }))))
+      const migrated = yield* Layer.build(Core.layer.pipe(Layer.provideMerge(PgStore.layer({ url: legacyUrl }))))
       const resumeAfter = (position: string) =>
         Effect.gen(function*() {
-          const secret = yield* (yield* InstallationRepo).cursorSecret
+          const secret = yield* (yield* Installation.InstallationRepo).cursorSecret
           const token = PageToken.encode(secret, { tenant: organizationId, binding: "asc", position })
           return (yield* drainExport(organizationId, { maxResults: 2, from: token })).records.map((r) => r.record_id)
         }).pipe(Effect.provide(migrated))

@@ -1,5 +1,6 @@
 /** Warehouse keys at rest in Postgres (jsonb): sealed, and tamper-evident. */
-import { CoreWithSecretsLive, type DwAccountId } from "@costline/core"
+import { Core } from "@costline/core"
+import type { DwAccount } from "@costline/core"
 import { contractSecrets, expectSealedAtRest, type SealedColumn } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
@@ -10,15 +11,15 @@ import { useFreshDatabase } from "./support/database.js"
 const url = useFreshDatabase()
 
 const sealedColumn: SealedColumn<SqlClient> = {
-  read: (id: DwAccountId) =>
+  read: (id: DwAccount.DwAccountId) =>
     Effect.flatMap(SqlClient, (sql) => sql`SELECT sealed_private_key AS sealed FROM dw_accounts WHERE id = ${id}`).pipe(
       Effect.map((rows) => rows[0]?.["sealed"])
     ),
-  write: (id: DwAccountId, json: string) =>
+  write: (id: DwAccount.DwAccountId, json: string) =>
     Effect.flatMap(SqlClient, (sql) => sql`UPDATE dw_accounts SET sealed_private_key = ${json}::jsonb WHERE id = ${id}`)
 }
 
-const store = CoreWithSecretsLive.pipe(Layer.provideMerge(PgStore.layer({ url })), Layer.provideMerge(contractSecrets))
+const store = Core.layerWithSecrets.pipe(Layer.provideMerge(PgStore.layer({ url })), Layer.provideMerge(contractSecrets))
 
 layer(store, { timeout: "60 seconds" })("warehouse keys at rest (Postgres)", (it) => {
   it.effect("the stored jsonb holds no key material, and a ciphertext altered in the table does not open", () =>

@@ -1,5 +1,5 @@
 /** What callers see when Postgres cannot serve them: typed StoreUnavailable, never a partial write. */
-import { CoreLive, Transactor } from "@costline/core"
+import { Core, Transactor } from "@costline/core"
 import { drainExport, freshOrganization, recordChange } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
@@ -11,7 +11,7 @@ import { useFreshDatabase } from "./support/database.js"
 const url = useFreshDatabase()
 
 const open = (options: Omit<PgStore.PgStoreOptions, "url"> = {}) =>
-  Layer.build(CoreLive.pipe(Layer.provideMerge(PgStore.layer({ url, ...options }))))
+  Layer.build(Core.layer.pipe(Layer.provideMerge(PgStore.layer({ url, ...options }))))
 
 /** A port nobody listens on. */
 const closedPort = Effect.async<number>((resume) => {
@@ -43,7 +43,7 @@ it.live("a statement running past statementTimeout is cancelled and reported as 
     // Migrated already: only the statement below meets the short timeout.
     const store = yield* open({ statementTimeout: "100 millis", migrate: false })
     const slow = Effect.flatMap(SqlClient, (sql) => sql`SELECT pg_sleep(10)`)
-    const error = yield* Effect.flip(Effect.flatMap(Transactor, (tx) => tx.withTransaction(slow)).pipe(Effect.provide(store)))
+    const error = yield* Effect.flip(Effect.flatMap(Transactor.Transactor, (tx) => tx.withTransaction(slow)).pipe(Effect.provide(store)))
     expect(error._tag).toBe("StoreUnavailable")
   }).pipe(Effect.scoped))
 
@@ -57,7 +57,7 @@ it.live("a connection lost mid-transaction is StoreUnavailable and nothing of th
 
     const error = yield* Effect.gen(function*() {
       const sql = yield* SqlClient
-      return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+      return yield* (yield* Transactor.Transactor).withTransaction(Effect.gen(function*() {
         yield* recordChange(organization.id, "before")
         const [{ pid }] = yield* sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`
         yield* terminate(pid).pipe(Effect.orDie)

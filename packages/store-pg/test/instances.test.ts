@@ -1,5 +1,5 @@
 /** Several server instances over one Postgres database: migrations, and what they share. */
-import { CoreLive } from "@costline/core"
+import { Core } from "@costline/core"
 import { expectPortablePageTokens } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
@@ -11,7 +11,7 @@ import { useFreshDatabase } from "./support/database.js"
 const migrationRaceUrl = useFreshDatabase()
 const sharedUrl = useFreshDatabase()
 
-const open = (url: string) => Layer.build(CoreLive.pipe(Layer.provideMerge(PgStore.layer({ url, maxConnections: 2 }))))
+const open = (url: string) => Layer.build(Core.layer.pipe(Layer.provideMerge(PgStore.layer({ url, maxConnections: 2 }))))
 
 it.live("four instances starting together on a new database all migrate successfully, each migration once", () =>
   Effect.gen(function*() {

@@ -1,5 +1,6 @@
 /** Migration 1400: teams and SSO groups created before it get the ETags clients already hold. */
-import { CoreLive, type OrganizationId, SsoGroups, type SsoGroupId, ssoGroupEtag, teamEtag, type TeamId, Teams } from "@costline/core"
+import { Core, SsoGroups, Teams } from "@costline/core"
+import type { Ids, SsoGroup } from "@costline/core"
 import { PgStore } from "@costline/store-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { expect, it } from "@effect/vitest"
@@ -8,14 +9,14 @@ import { migrations } from "../src/migrations/index.js"
 import { useFreshDatabase } from "./support/database.js"
 
 const url = useFreshDatabase()
-const TEAM = "6f1c2b6e-0000-4000-8000-000000000001" as TeamId
-const GROUP = "6f1c2b6e-0000-4000-8000-000000000002" as SsoGroupId
-const ORG = "acme" as OrganizationId
+const TEAM = "6f1c2b6e-0000-4000-8000-000000000001" as Ids.TeamId
+const GROUP = "6f1c2b6e-0000-4000-8000-000000000002" as SsoGroup.SsoGroupId
+const ORG = "acme" as Ids.OrganizationId
 const AT = "2025-01-01T00:00:00.000Z"
 
 it.live("existing teams and SSO groups get the ETag core computes for them", () =>
   Effect.gen(function*() {
-    const store = yield* Layer.build(CoreLive.pipe(Layer.provideMerge(PgStore.layer({ url, migrate: false, maxConnections: 1 }))))
+    const store = yield* Layer.build(Core.layer.pipe(Layer.provideMerge(PgStore.layer({ url, migrate: false, maxConnections: 1 }))))
     yield* Effect.gen(function*() {
       const sql = yield* SqlClient
       const [later, earlier] = [
@@ -28,8 +29,8 @@ it.live("existing teams and SSO groups get the ETag core computes for them", () 
                  VALUES (${TEAM}, ${ORG}, 'Data', true, 'editor', ${AT}, ${AT})`
       yield* sql`INSERT INTO sso_groups (id, organization_id, name, created_at, updated_at) VALUES (${GROUP}, ${ORG}, 'okta-data', ${AT}, ${AT})`
       for (const [, migration] of later) yield* migration
-      const team = yield* (yield* Teams).get(ORG, TEAM)
-      expect(team.etag).toBe(teamEtag({ name: "Data", is_all_users: true, default_member_role: "editor" }))
-      expect((yield* (yield* SsoGroups).get(ORG, GROUP)).group.etag).toBe(ssoGroupEtag({ name: "okta-data" }))
+      const team = yield* (yield* Teams.Teams).get(ORG, TEAM)
+      expect(team.etag).toBe(Teams.teamEtag({ name: "Data", is_all_users: true, default_member_role: "editor" }))
+      expect((yield* (yield* SsoGroups.SsoGroups).get(ORG, GROUP)).group.etag).toBe(SsoGroups.ssoGroupEtag({ name: "okta-data" }))
     }).pipe(Effect.provide(store))
   }).pipe(Effect.scoped))

@@ -2,7 +2,7 @@
  * The one place where a SQL store is assembled: client → dialect → Transactor → migrations →
  * every core repository. Both stores call `makeStoreLayer` with their own parts.
  */
-import type { RateLimitRepo, Repositories, StoreUnavailable, Transactor } from "@costline/core"
+import type { Core, Errors, RateLimitRepo, Transactor } from "@costline/core"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import { type Effect, Layer } from "effect"
 import type { MigrationFailed, Migrations } from "./Migrations.js"
@@ -59,21 +59,21 @@ export interface StoreParts<E, Extra = never> {
   /** The connection(s); may provide more than the SqlClient (SQLite: core's CredentialChanges). */
   readonly client: Layer.Layer<SqlClient | Extra, E>
   readonly dialect: Layer.Layer<SqlDialect, never, SqlClient>
-  readonly transactor: Layer.Layer<Transactor, never, SqlClient | SqlDialect>
+  readonly transactor: Layer.Layer<Transactor.Transactor, never, SqlClient | SqlDialect>
   /** Run while the layer is built; `undefined` when the caller migrates separately. */
   readonly migrate:
-    | Effect.Effect<unknown, MigrationFailed | StoreUnavailable, SqlClient | SqlDialect | Transactor>
+    | Effect.Effect<unknown, MigrationFailed | Errors.StoreUnavailable, SqlClient | SqlDialect | Transactor.Transactor>
     | undefined
   /** Every migration of the store, applied or not: readiness compares them with the applied ones. */
   readonly migrations: Migrations
   /** Rate-limit state: shared through the database (Postgres) or kept in this process (SQLite). */
-  readonly rateLimits: Layer.Layer<RateLimitRepo, never, SqlClient | SqlDialect>
+  readonly rateLimits: Layer.Layer<RateLimitRepo.RateLimitRepo, never, SqlClient | SqlDialect>
 }
 
 /** A store: the repositories core needs, plus the SqlClient for callers that run their own SQL. */
 export const makeStoreLayer = <E, Extra = never>(
   parts: StoreParts<E, Extra>
-): Layer.Layer<Repositories | SqlClient | Extra, E | MigrationFailed | StoreUnavailable> => {
+): Layer.Layer<Core.Repositories | SqlClient | Extra, E | MigrationFailed | Errors.StoreUnavailable> => {
   const foundation = parts.transactor.pipe(Layer.provideMerge(parts.dialect), Layer.provideMerge(parts.client))
   const migrated = parts.migrate === undefined ? Layer.empty : Layer.effectDiscard(parts.migrate)
   return Layer.mergeAll(SqlRepositoriesLive, StoreHealth.layer(parts.migrations), parts.rateLimits).pipe(

@@ -3,7 +3,7 @@
  * supplies `exclusively` (its write transaction, plus an advisory lock on Postgres), so a second
  * process starting at the same moment waits, then finds nothing left to do.
  */
-import type { StoreUnavailable } from "@costline/core"
+import type { Errors } from "@costline/core"
 import * as Migrator from "@effect/sql/Migrator"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Option, Schema } from "effect"
@@ -19,7 +19,7 @@ export const MIGRATIONS_TABLE = "costline_migrations"
 
 export type Migrations = Record<string, Effect.Effect<void, unknown, SqlClient>>
 
-export type Exclusively = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StoreUnavailable, R>
+export type Exclusively = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | Errors.StoreUnavailable, R>
 
 // The file-system variants (SqliteMigrator, PgMigrator) only add a schema dump through CLI tools.
 const migrator = Migrator.make({})

@@ -2,7 +2,7 @@
  * What differs between the stores, injected by each of them: how the driver reports failures,
  * how a boolean is bound, and how the audit log is ordered. Everything else is shared SQL.
  */
-import type { InvalidPageToken, SortOrder } from "@costline/core"
+import type { Audit, Errors } from "@costline/core"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
 import { Context, type Either } from "effect"
@@ -34,10 +34,10 @@ export interface AuditOrdering {
    */
   readonly after: (
     position: string,
-    order: SortOrder,
+    order: Audit.SortOrder,
     organizationId: string
-  ) => Either.Either<Fragment, InvalidPageToken>
-  readonly orderBy: (order: SortOrder) => Fragment
+  ) => Either.Either<Fragment, Errors.InvalidPageToken>
+  readonly orderBy: (order: Audit.SortOrder) => Fragment
   readonly positionOf: (row: Record<string, unknown>) => string
 }
 

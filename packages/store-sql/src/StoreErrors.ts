@@ -3,7 +3,7 @@
  * escape: a transient failure is StoreUnavailable, a unique violation is whatever the repository
  * contract says (usually AlreadyExists), and anything else is a bug, hence a defect.
  */
-import { StoreUnavailable } from "@costline/core"
+import { Errors } from "@costline/core"
 import { SqlError } from "@effect/sql/SqlError"
 import { Cause, Effect, Option } from "effect"
 import type { SqlFailure } from "./SqlDialect.js"
@@ -22,7 +22,7 @@ const unavailable = (error: SqlError) => {
   // The driver's message stays out: it may quote SQL or connection details. Its code is safe, and
   // is what an operator reading the log needs (the client never sees this message).
   const code = codeOf(error)
-  return new StoreUnavailable({
+  return new Errors.StoreUnavailable({
     message: `the store is unavailable (${error.message}${code === undefined || error.message.includes(code) ? "" : `: ${code}`})`
   })
 }
@@ -31,20 +31,20 @@ export interface StoreErrors {
   /** Transient SQL failures become StoreUnavailable, other SQL failures defects; `E` passes through. */
   readonly orUnavailable: <A, E, R>(
     effect: Effect.Effect<A, E | SqlError, R>
-  ) => Effect.Effect<A, Exclude<E, SqlError> | StoreUnavailable, R>
+  ) => Effect.Effect<A, Exclude<E, SqlError> | Errors.StoreUnavailable, R>
   /** Like `orUnavailable`, but a unique violation fails with `onDuplicate()`. */
   readonly uniqueAs: <D>(
     onDuplicate: () => D
-  ) => <A, R>(effect: Effect.Effect<A, SqlError, R>) => Effect.Effect<A, D | StoreUnavailable, R>
+  ) => <A, R>(effect: Effect.Effect<A, SqlError, R>) => Effect.Effect<A, D | Errors.StoreUnavailable, R>
   /**
    * A transaction whose COMMIT or ROLLBACK fails dies inside `@effect/sql` (it cannot know whether
    * the failure is transient); a dropped connection there is still just an unavailable store.
    */
-  readonly unavailableDefects: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StoreUnavailable, R>
+  readonly unavailableDefects: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | Errors.StoreUnavailable, R>
 }
 
 export const makeStoreErrors = (classify: Classify): StoreErrors => {
-  const mapFailure = <D>(error: SqlError, onDuplicate: (() => D) | undefined): Effect.Effect<never, D | StoreUnavailable> => {
+  const mapFailure = <D>(error: SqlError, onDuplicate: (() => D) | undefined): Effect.Effect<never, D | Errors.StoreUnavailable> => {
     const kind = classify(error)
     if (kind === "unavailable") return Effect.fail(unavailable(error))
     if (kind === "unique_violation" && onDuplicate !== undefined) return Effect.fail(onDuplicate())

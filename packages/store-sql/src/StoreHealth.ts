@@ -2,7 +2,7 @@
  * core's `StoreHealth` for a SQL store: one query on the migrations table, compared with the
  * migrations this build carries.
  */
-import { StoreHealth, StoreUnavailable } from "@costline/core"
+import { Errors, StoreHealth } from "@costline/core"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Layer } from "effect"
 import { MIGRATIONS_TABLE, type Migrations } from "./Migrations.js"
@@ -19,12 +19,12 @@ export const make = (migrations: Migrations) =>
       SELECT migration_id, name, created_at FROM ${sql(MIGRATIONS_TABLE)} ORDER BY migration_id`.pipe(
       Effect.catchAll((error) =>
         classify(error) === "unavailable"
-          ? Effect.fail(new StoreUnavailable({ message: "the store is unavailable" }))
+          ? Effect.fail(new Errors.StoreUnavailable({ message: "the store is unavailable" }))
           // Any other failure means the table is not there yet: nothing is applied.
           : Effect.succeed([])
       )
     )
-    return StoreHealth.of({
+    return StoreHealth.StoreHealth.of({
       check: Effect.map(applied, (rows) => {
         const ids = new Set(rows.map((row) => Number(row.migration_id)))
         return {
@@ -39,5 +39,5 @@ export const make = (migrations: Migrations) =>
     })
   })
 
-export const layer = (migrations: Migrations): Layer.Layer<StoreHealth, never, SqlClient | SqlDialect> =>
-  Layer.effect(StoreHealth, make(migrations))
+export const layer = (migrations: Migrations): Layer.Layer<StoreHealth.StoreHealth, never, SqlClient | SqlDialect> =>
+  Layer.effect(StoreHealth.StoreHealth, make(migrations))

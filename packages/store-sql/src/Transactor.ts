@@ -10,8 +10,8 @@ import type { StoreErrors } from "./StoreErrors.js"
 
 export type WithTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
 
-export const makeTransactor = (errors: StoreErrors, withTransaction: WithTransaction): Transactor["Type"] =>
-  Transactor.of({
+export const makeTransactor = (errors: StoreErrors, withTransaction: WithTransaction): Transactor.Transactor["Type"] =>
+  Transactor.Transactor.of({
     withTransaction: (effect) =>
       // Repositories map their own statements' errors; what is left comes from acquiring the
       // connection, BEGIN/SAVEPOINT/COMMIT, or SQL the caller ran itself inside the transaction.

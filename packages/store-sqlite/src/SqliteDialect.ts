@@ -4,7 +4,7 @@
  * COMMIT, so the AUTOINCREMENT sequence a record gets is its commit order: the position is the
  * sequence, and every committed row is safe to deliver.
  */
-import { InvalidPageToken } from "@costline/core"
+import { Errors } from "@costline/core"
 import { type AuditOrdering, type SqlFailure, SqlDialect } from "@costline/store-sql"
 import { SqlClient } from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -22,11 +22,11 @@ export const classify = (error: SqlError): SqlFailure => {
 }
 
 /** A sequence as issued by `positionOf`: a positive safe integer in canonical form. */
-export const parseSequence = (position: string): Either.Either<number, InvalidPageToken> => {
+export const parseSequence = (position: string): Either.Either<number, Errors.InvalidPageToken> => {
   const value = Number(position)
   return /^[1-9][0-9]*$/.test(position) && Number.isSafeInteger(value)
     ? Either.right(value)
-    : Either.left(new InvalidPageToken({ message: "page_token does not point into this audit log" }))
+    : Either.left(new Errors.InvalidPageToken({ message: "page_token does not point into this audit log" }))
 }
 
 export const sequenceOrdering = (sql: SqlClient): AuditOrdering => ({

@@ -5,7 +5,7 @@
  * `busyTimeout` for one another, asynchronously (see SqliteTransactor): the connection itself
  * never waits (`busy_timeout = 0`), so a busy lock never blocks the event loop.
  */
-import { CredentialChanges, MemoryRateLimitRepoLive, StoreUnavailable, Transactor } from "@costline/core"
+import { CredentialChanges, Errors, RateLimitRepo, Transactor } from "@costline/core"
 import { makeStoreErrors, makeStoreLayer, runMigrations } from "@costline/store-sql"
 import { SqlClient } from "@effect/sql/SqlClient"
 import * as Reactivity from "@effect/experimental/Reactivity"
@@ -36,7 +36,7 @@ const client = (options: SqliteStoreOptions) =>
         Effect.zipRight(SqliteClient.make({ filename: options.filename })),
         Effect.catchAllDefect((defect) =>
           Effect.fail(
-            new StoreUnavailable({ message: `cannot open SQLite database ${options.filename}: ${String(defect)}` })
+            new Errors.StoreUnavailable({ message: `cannot open SQLite database ${options.filename}: ${String(defect)}` })
           )
         )
       )
@@ -44,12 +44,12 @@ const client = (options: SqliteStoreOptions) =>
       yield* Effect.forEach(["PRAGMA busy_timeout = 0", "PRAGMA foreign_keys = ON"], (pragma) =>
         sql.unsafe(pragma)).pipe(makeStoreErrors(SqliteDialect.classify).orUnavailable)
       // Verified API keys are reused while nothing was committed to the file (core's Auth).
-      return Context.make(SqlClient, sql).pipe(Context.add(CredentialChanges, CredentialChanges.of({ stamp: sql.changeStamp })))
+      return Context.make(SqlClient, sql).pipe(Context.add(CredentialChanges.CredentialChanges, CredentialChanges.CredentialChanges.of({ stamp: sql.changeStamp })))
     })
   ).pipe(Layer.provide(Reactivity.layer))
 
 /** Applies pending migrations, one process at a time; returns those this call applied. */
-const migrate = Effect.flatMap(Transactor, (transactor) => runMigrations(migrations, transactor.withTransaction))
+const migrate = Effect.flatMap(Transactor.Transactor, (transactor) => runMigrations(migrations, transactor.withTransaction))
 
 /** Provides core's `Repositories` and the `SqlClient`. */
 export const layer = (options: SqliteStoreOptions) =>
@@ -60,5 +60,5 @@ export const layer = (options: SqliteStoreOptions) =>
     migrate: options.migrate === false ? undefined : migrate,
     migrations,
     // One process serves HTTP over a SQLite file, so its budgets live in memory.
-    rateLimits: MemoryRateLimitRepoLive
+    rateLimits: RateLimitRepo.layerMemory
   })

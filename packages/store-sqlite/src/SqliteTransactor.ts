@@ -129,8 +129,8 @@ export const layer = (filename: string, busyTimeout: Duration.Duration) =>
     const writeLock = writeLockFor(filename)
     const transactor = yield* make(filename, busyTimeout, writeLock)
     const usage = WriteLock.usageOf(writeLock)
-    const pool = StorePool.of({
+    const pool = StorePool.StorePool.of({
       usage: Effect.sync(() => ({ inUse: usage.held, idle: 1 - usage.held, waiting: usage.waiting, max: 1 }))
     })
-    return Context.make(Transactor, transactor).pipe(Context.add(StorePool, pool))
+    return Context.make(Transactor.Transactor, transactor).pipe(Context.add(StorePool.StorePool, pool))
   }))

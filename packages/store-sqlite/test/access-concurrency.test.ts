@@ -1,5 +1,5 @@
 /** Identity rules under real concurrency: two connections ("processes") writing one SQLite file. */
-import { CoreLive } from "@costline/core"
+import { Core } from "@costline/core"
 import {
   expectEveryUnconditionalTeamUpdate,
   expectOneAcceptanceOfAnInvitation,
@@ -15,7 +15,7 @@ const databaseFile = useTempDirectory()
 
 const twoInstances = (name: string) => {
   const filename = databaseFile(name)
-  const open = () => Layer.build(CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename }))))
+  const open = () => Layer.build(Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename }))))
   return Effect.zip(open(), open())
 }
 

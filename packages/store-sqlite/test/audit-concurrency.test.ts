@@ -2,7 +2,8 @@
  * Two connections on one file, as a server and the CLI would hold: writers on both interleave
  * their transactions while a poller drains the export; every record arrives exactly once.
  */
-import { AuditLog, type AuditRecord, CoreLive, Transactor } from "@costline/core"
+import { AuditLog, Core, Transactor } from "@costline/core"
+import type { Audit } from "@costline/core"
 import { drainExport, freshOrganization, ids, recordChange } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { expect, it } from "@effect/vitest"
@@ -16,7 +17,7 @@ const TRANSACTIONS_PER_WRITER = 12
 it.live("writers on two connections to one file: a poller receives every record exactly once", () =>
   Effect.gen(function*() {
     const filename = databaseFile("shared.db")
-    const connection = () => Layer.build(CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename }))))
+    const connection = () => Layer.build(Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename }))))
     const [first, second] = [yield* connection(), yield* connection()]
     const organization = yield* freshOrganization.pipe(Effect.provide(first))
     const pollerHasRecords = yield* Deferred.make<void>()
@@ -25,8 +26,8 @@ it.live("writers on two connections to one file: a poller receives every record 
     // connection's writers get to run (and wait for the write lock) mid-transaction.
     const writer = (context: typeof first, writer: number) =>
       Effect.gen(function*() {
-        const transactor = yield* Transactor
-        const written: Array<AuditRecord> = []
+        const transactor = yield* Transactor.Transactor
+        const written: Array<Audit.AuditRecord> = []
         for (let index = 0; index < TRANSACTIONS_PER_WRITER; index++) {
           if (index === TRANSACTIONS_PER_WRITER / 2) yield* Deferred.await(pollerHasRecords)
           const records = yield* transactor.withTransaction(
@@ -41,9 +42,9 @@ it.live("writers on two connections to one file: a poller receives every record 
       Effect.all([writer(first, 0), writer(second, 1), writer(first, 2), writer(second, 3)], { concurrency: "unbounded" })
     )
 
-    const delivered: Array<AuditRecord> = []
+    const delivered: Array<Audit.AuditRecord> = []
     let token: string | undefined
-    const audit = yield* Effect.provide(AuditLog, second)
+    const audit = yield* Effect.provide(AuditLog.AuditLog, second)
     while ((yield* Fiber.poll(writing))._tag === "None") {
       const page = yield* audit.export(organization.id, { filters: {}, order: "asc", maxResults: 3, pageToken: token })
       delivered.push(...page.items)

@@ -40,7 +40,7 @@ it.effect("a statement outside a transaction takes no semaphore and no cache loo
 
 it.live("while another fiber's transaction is open, a statement outside it waits and is not part of it", () =>
   Effect.gen(function*() {
-    const transactor = yield* Transactor
+    const transactor = yield* Transactor.Transactor
     const sql = yield* SqlClient
     yield* sql`CREATE TABLE notes (text TEXT NOT NULL)`
     const inside = yield* Deferred.make<void>()

@@ -1,5 +1,6 @@
 /** Warehouse keys at rest in the SQLite file: sealed, and tamper-evident. */
-import { CoreWithSecretsLive, type DwAccountId } from "@costline/core"
+import { Core } from "@costline/core"
+import type { DwAccount } from "@costline/core"
 import { contractSecrets, expectSealedAtRest, type SealedColumn } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
@@ -7,15 +8,15 @@ import { layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 
 const sealedColumn: SealedColumn<SqlClient> = {
-  read: (id: DwAccountId) =>
+  read: (id: DwAccount.DwAccountId) =>
     Effect.flatMap(SqlClient, (sql) => sql`SELECT sealed_private_key AS sealed FROM dw_accounts WHERE id = ${id}`).pipe(
       Effect.map((rows) => rows[0]?.["sealed"])
     ),
-  write: (id: DwAccountId, json: string) =>
+  write: (id: DwAccount.DwAccountId, json: string) =>
     Effect.flatMap(SqlClient, (sql) => sql`UPDATE dw_accounts SET sealed_private_key = ${json} WHERE id = ${id}`)
 }
 
-const store = CoreWithSecretsLive.pipe(
+const store = Core.layerWithSecrets.pipe(
   Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
   Layer.provideMerge(contractSecrets)
 )

@@ -1,5 +1,5 @@
 /** What callers see when SQLite cannot serve them: typed StoreUnavailable, never a partial write. */
-import { CoreLive, OrganizationId, Organizations } from "@costline/core"
+import { Core, Ids, Organizations } from "@costline/core"
 import { freshOrganization } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { expect, it } from "@effect/vitest"
@@ -19,9 +19,9 @@ it.live("while another process holds the write lock, reads go on and a write is 
   Effect.gen(function*() {
     const filename = databaseFile("locked.db")
     const store = yield* Layer.build(
-      CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename, busyTimeout: "50 millis" })))
+      Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename, busyTimeout: "50 millis" })))
     )
-    const organizations = yield* Effect.provide(Organizations, store)
+    const organizations = yield* Effect.provide(Organizations.Organizations, store)
     const existing = yield* Effect.provide(freshOrganization, store)
 
     const holder = yield* holdWriteLock(filename)
@@ -30,6 +30,6 @@ it.live("while another process holds the write lock, reads go on and a write is 
     expect(refused._tag).toBe("StoreUnavailable")
 
     yield* holder.release
-    expect((yield* Effect.flip(organizations.get(OrganizationId.make("blocked"))))._tag).toBe("NotFound")
+    expect((yield* Effect.flip(organizations.get(Ids.OrganizationId.make("blocked"))))._tag).toBe("NotFound")
     yield* organizations.create({ id: "blocked", name: "Blocked" })
   }).pipe(Effect.scoped))

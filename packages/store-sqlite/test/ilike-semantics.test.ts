@@ -3,7 +3,8 @@
  * `lower(text) LIKE lower(pattern) ESCAPE '\'` means, as the audit log's `changed_by__ilike`
  * runs it in the store. SQLite folds case in ASCII only, so the alphabet is ASCII.
  */
-import { UsageFilter, type UsageRecord } from "@costline/core"
+import { UsageFilter } from "@costline/core"
+import type { Usage } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { expect, layer } from "@effect/vitest"
@@ -15,7 +16,7 @@ const sqlLike = (text: string, pattern: string) =>
 
 const filterLike = (pattern: string, text: string) =>
   UsageFilter.compile(UsageFilter.and(UsageFilter.leaf(["user_name"], "ilike", pattern)))(
-    { start_time: new Date(0), credits: 1, user_name: text } as UsageRecord
+    { start_time: new Date(0), credits: 1, user_name: text } as Usage.UsageRecord
   )
 
 // Multi-character pieces make long segments (past 32 characters: several words of state).

@@ -1,5 +1,5 @@
 /** Several connections ("processes") on one SQLite file: migrations, and what they share. */
-import { CoreLive } from "@costline/core"
+import { Core } from "@costline/core"
 import { expectPortablePageTokens } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
@@ -11,7 +11,7 @@ import { useTempDirectory } from "./support/tempDatabase.js"
 const databaseFile = useTempDirectory()
 
 const open = (filename: string, options: { readonly migrate?: boolean } = {}) =>
-  Layer.build(CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename, ...options }))))
+  Layer.build(Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename, ...options }))))
 
 /** The ids of every migration this build carries, in order. */
 const everyMigration = Object.keys(migrations).map((name) => Number.parseInt(name, 10)).sort((a, b) => a - b)

@@ -9,7 +9,7 @@ const store = SqliteStore.layer({ filename: ":memory:" })
 
 it.effect("a nested transaction that succeeded leaves no savepoint open: one long import stays linear", () =>
   Effect.gen(function*() {
-    const transactor = yield* Transactor
+    const transactor = yield* Transactor.Transactor
     const sql = yield* SqlClient
     const released = yield* transactor.withTransaction(
       Effect.gen(function*() {
@@ -25,7 +25,7 @@ it.effect("a nested transaction that succeeded leaves no savepoint open: one lon
 
 it.effect("a nested transaction that failed is rolled back alone; the outer one goes on and commits", () =>
   Effect.gen(function*() {
-    const transactor = yield* Transactor
+    const transactor = yield* Transactor.Transactor
     const sql = yield* SqlClient
     yield* sql`CREATE TABLE notes (text TEXT NOT NULL)`
     yield* transactor.withTransaction(

@@ -4,21 +4,22 @@
  * boundaries the ways a month's rows can: many rows at one instant, chunks that overlap on their
  * last start time, and rows of the month written around other months' rows.
  */
-import { CoreLive, Organizations, type OrganizationId, type UsageRecord, UsageRecordsRepo } from "@costline/core"
+import { Core, Organizations, UsageRepo } from "@costline/core"
+import type { Ids, Usage } from "@costline/core"
 import { SPAN_CHUNK } from "../../store-sql/src/repos/UsageRecordsRepo.js"
 import { SqliteStore } from "@costline/store-sqlite"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 
-const store = CoreLive.pipe(Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })))
+const store = Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })))
 
-const row = (start: string, tag: string): UsageRecord => ({ start_time: new Date(start), credits: 1, query_tag: tag })
+const row = (start: string, tag: string): Usage.UsageRecord => ({ start_time: new Date(start), credits: 1, query_tag: tag })
 
 /** The query tags of every row the scan of October 2026 hands over. */
-const scanOctober = (organizationId: OrganizationId) =>
+const scanOctober = (organizationId: Ids.OrganizationId) =>
   Effect.gen(function*() {
-    const repo = yield* UsageRecordsRepo
+    const repo = yield* UsageRepo.UsageRecordsRepo
     const tags: Array<string> = []
     yield* repo.scan(
       { organizationId, from: new Date("2026-10-01T00:00:00Z"), to: new Date("2026-11-01T00:00:00Z") },
@@ -27,13 +28,13 @@ const scanOctober = (organizationId: OrganizationId) =>
     return tags
   })
 
-const organization = Effect.flatMap(Organizations, (organizations) => organizations.create({ id: `org-${randomUUID()}`, name: "Scan" }))
+const organization = Effect.flatMap(Organizations.Organizations, (organizations) => organizations.create({ id: `org-${randomUUID()}`, name: "Scan" }))
 
 describe("SQLite month scan across span chunks", () => {
   it.effect("more rows at one instant than a chunk holds, between rows before and after it, each read once", () =>
     Effect.gen(function*() {
       const { id } = yield* organization
-      const repo = yield* UsageRecordsRepo
+      const repo = yield* UsageRepo.UsageRecordsRepo
       const crowd = SPAN_CHUNK + 1_500
       // The instant's rows are written last and first, so its lowest and highest `seq` bound the span.
       yield* repo.insert(id, Array.from({ length: crowd / 2 }, (_, i) => row("2026-10-15T12:00:00Z", `noon-a${i}`)))
@@ -52,7 +53,7 @@ describe("SQLite month scan across span chunks", () => {
   it.effect("a month spread over several chunks, with its first and last rows written around other months' rows", () =>
     Effect.gen(function*() {
       const { id } = yield* organization
-      const repo = yield* UsageRecordsRepo
+      const repo = yield* UsageRepo.UsageRecordsRepo
       const early = row("2026-10-31T00:00:00Z", "written-first")
       const others = Array.from({ length: 3_000 }, (_, i) => row(`2026-09-${String(1 + (i % 28)).padStart(2, "0")}T00:00:00Z`, `sep${i}`))
       // Three chunks' worth, a few rows per second: chunks end and start within one start time.

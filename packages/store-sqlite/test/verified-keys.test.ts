@@ -3,7 +3,7 @@
  * from the store once and reused while nothing is committed to the file, by this connection or
  * another one, and for at most VERIFIED_KEY_MAX_AGE; expiry is checked on every request.
  */
-import { Actor, ApiKeys, ApiKeysRepo, Auth, CoreLive, VERIFIED_KEY_MAX_AGE } from "@costline/core"
+import { Actor, ApiKeys, Auth, Core, CredentialChanges, IdentityRepo } from "@costline/core"
 import { freshOrganization } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { expect, it } from "@effect/vitest"
@@ -11,7 +11,7 @@ import { DateTime, Duration, Effect, Layer, TestClock } from "effect"
 import { useTempDirectory } from "./support/tempDatabase.js"
 
 const databaseFile = useTempDirectory()
-const system = Actor.system()
+const system = Actor.Actor.system()
 const bearer = (token: string) => `Bearer ${token}`
 
 /** Core over a store whose key lookups are counted. */
@@ -20,9 +20,9 @@ const instance = (filename: string) =>
     let reads = 0
     const store = SqliteStore.layer({ filename })
     const counted = Layer.effect(
-      ApiKeysRepo,
-      Effect.map(ApiKeysRepo, (repo) =>
-        ApiKeysRepo.of({
+      IdentityRepo.ApiKeysRepo,
+      Effect.map(IdentityRepo.ApiKeysRepo, (repo) =>
+        IdentityRepo.ApiKeysRepo.of({
           ...repo,
           findByHash: (hash) => Effect.suspend(() => {
             reads++
@@ -30,20 +30,20 @@ const instance = (filename: string) =>
           })
         }))
     ).pipe(Layer.provide(store))
-    const context = yield* Layer.build(CoreLive.pipe(Layer.provideMerge(Layer.merge(store, counted))))
+    const context = yield* Layer.build(Core.layer.pipe(Layer.provideMerge(Layer.merge(store, counted))))
     return {
       reads: () => reads,
-      run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof CoreLive>>) => Effect.provide(effect, context)
+      run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof Core.layer>>) => Effect.provide(effect, context)
     }
   })
 
 const createKey = (options: { readonly expiresAt?: DateTime.Utc } = {}) =>
   Effect.gen(function*() {
     const organization = yield* freshOrganization
-    return yield* (yield* ApiKeys).create(system, organization.id, { name: "ci", access: "admin", scopes: ["*"], ...options })
+    return yield* (yield* ApiKeys.ApiKeys).create(system, organization.id, { name: "ci", access: "admin", scopes: ["*"], ...options })
   })
 
-const authenticate = (token: string) => Effect.flatMap(Auth, (auth) => auth.authenticate(bearer(token)))
+const authenticate = (token: string) => Effect.flatMap(Auth.Auth, (auth) => auth.authenticate(bearer(token)))
 const refused = (token: string) => Effect.map(Effect.flip(authenticate(token)), (error) => error._tag)
 
 it.scoped("a verified key is reused while nothing is committed; a commit elsewhere sends the next request to the store", () =>
@@ -60,7 +60,7 @@ it.scoped("a verified key is reused while nothing is committed; a commit elsewhe
     expect(one.reads()).toBe(afterWarmUp)
 
     // Revoked through another connection to the file: the very next request reads the key again.
-    yield* two.run(Effect.flatMap(ApiKeys, (apiKeys) => apiKeys.revoke(system, key.organization_id, key.id)))
+    yield* two.run(Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(system, key.organization_id, key.id)))
     expect(yield* one.run(refused(token))).toBe("Unauthorized")
     expect(one.reads()).toBe(afterWarmUp + 1)
   }))
@@ -70,7 +70,7 @@ it.scoped("a key revoked through the same instance is refused at its next reques
     const one = yield* instance(databaseFile("same.db"))
     const { key, token } = yield* one.run(createKey())
     for (let i = 0; i < 3; i++) yield* one.run(authenticate(token))
-    yield* one.run(Effect.flatMap(ApiKeys, (apiKeys) => apiKeys.revoke(system, key.organization_id, key.id)))
+    yield* one.run(Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(system, key.organization_id, key.id)))
     expect(yield* one.run(refused(token))).toBe("Unauthorized")
   }))
 
@@ -83,7 +83,7 @@ it.scoped("a verification is reused for at most VERIFIED_KEY_MAX_AGE; expiry is 
     yield* one.run(authenticate(token))
     const cached = one.reads()
 
-    yield* TestClock.adjust(Duration.subtract(VERIFIED_KEY_MAX_AGE, Duration.millis(1)))
+    yield* TestClock.adjust(Duration.subtract(CredentialChanges.VERIFIED_KEY_MAX_AGE, Duration.millis(1)))
     yield* one.run(authenticate(token))
     expect(one.reads()).toBe(cached)
     yield* TestClock.adjust(Duration.millis(1))

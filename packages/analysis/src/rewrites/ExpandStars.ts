@@ -2,7 +2,7 @@
  * `select_star` fix: replaces each flagged `*` / `t.*` with the columns `context.tables` gives for
  * the tables it covers. Stars the analyzer does not flag (inside EXISTS, over a CTE alone) stay.
  */
-import type { Dialect, TableColumns } from "@costline/core"
+import type { QueryAnalysis } from "@costline/core"
 import { Either } from "effect"
 import { type StarOverTable, starsOverTables } from "../rules/SelectStar.js"
 import { columnsOf, type FromItem, selectsOf } from "../SqlAst.js"
@@ -47,21 +47,21 @@ const STAR_MODIFIERS = new Set(["EXCLUDE", "EXCEPT", "REPLACE", "RENAME", "ILIKE
  * A name as SQL: bare when the grammar reads it as a name (so case-insensitive names resolve as
  * usual), else quoted the dialect's way, exactly as given.
  */
-export const quoteIdentifier = (name: string, dialect: Dialect): string => {
+export const quoteIdentifier = (name: string, dialect: QueryAnalysis.Dialect): string => {
   if (readsAsColumn(name, dialect)) return name
   const quote = dialect === "bigquery" || dialect === "databricks" ? "`" : "\""
   return `${quote}${name.replaceAll(quote, quote + quote)}${quote}`
 }
 
 /** The columns given for a FROM item: by its name as written, its bare table name, or its alias. */
-const columnsFor = (tables: TableColumns | undefined, item: FromItem): ReadonlyArray<string> | undefined => {
+const columnsFor = (tables: QueryAnalysis.TableColumns | undefined, item: FromItem): ReadonlyArray<string> | undefined => {
   const given = Object.entries(tables ?? {})
   const lookup = (name: string | undefined) =>
     name === undefined ? undefined : given.find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1]
   return lookup(item.name) ?? lookup(item.table) ?? lookup(item.alias)
 }
 
-const columnList = (star: StarOverTable, span: StarSpan, tables: TableColumns | undefined, dialect: Dialect) =>
+const columnList = (star: StarOverTable, span: StarSpan, tables: QueryAnalysis.TableColumns | undefined, dialect: QueryAnalysis.Dialect) =>
   star.covered.flatMap((item) => {
     const qualifier = span.qualifier ??
       (star.joined ? quoteIdentifier(item.alias ?? item.table ?? "", dialect) : undefined)

@@ -2,7 +2,8 @@
  * What a deterministic rewrite receives and returns. A rewrite refuses with `ValidationFailed`
  * when the query does not have the problem, or when fixing it could change the query's result.
  */
-import { type TableColumns, ValidationFailed } from "@costline/core"
+import { Errors } from "@costline/core"
+import type { QueryAnalysis } from "@costline/core"
 import { Either } from "effect"
 import type { Node } from "../SqlAst.js"
 import type { ParsedQuery } from "../SqlParse.js"
@@ -14,10 +15,10 @@ export interface RewriteInput {
   /** The one statement being rewritten. */
   readonly statement: Node
   readonly tokens: ReadonlyArray<Token>
-  readonly tables: TableColumns | undefined
+  readonly tables: QueryAnalysis.TableColumns | undefined
 }
 
-export type Rewrite = (input: RewriteInput) => Either.Either<Suggestion, ValidationFailed>
+export type Rewrite = (input: RewriteInput) => Either.Either<Suggestion, Errors.ValidationFailed>
 
 export type RefusalIssue =
   /** The query does not have the problem. */
@@ -29,5 +30,5 @@ export type RefusalIssue =
   /** The request lacks what the fix needs (`context.tables`). */
   | "missing"
 
-export const refuse = (issue: RefusalIssue, message: string, field = "query_text"): Either.Either<never, ValidationFailed> =>
-  Either.left(ValidationFailed.single(field, issue, message))
+export const refuse = (issue: RefusalIssue, message: string, field = "query_text"): Either.Either<never, Errors.ValidationFailed> =>
+  Either.left(Errors.ValidationFailed.single(field, issue, message))

@@ -3,7 +3,7 @@
  * the extra nodes, so the same query on a smaller size takes about as long for a fraction of the
  * credits.
  */
-import { creditsPerHour, formatBytes, WarehouseThresholds } from "@costline/core"
+import { Bytes, WarehouseSize, WarehouseThresholds } from "@costline/core"
 import { finding, type Rule } from "./Rule.js"
 
 const { LARGE_WAREHOUSE_CREDITS_PER_HOUR, SMALL_WORK_BYTES, SMALL_WORK_MS } = WarehouseThresholds
@@ -20,7 +20,7 @@ export const oversizedWarehouse: Rule = {
   detect: ({ statistics }) => {
     const size = statistics?.warehouse_size
     const scanned = statistics?.bytes_scanned
-    const rate = size === undefined ? undefined : creditsPerHour(size)
+    const rate = size === undefined ? undefined : WarehouseSize.creditsPerHour(size)
     if (size === undefined || scanned === undefined || rate === undefined) return []
     const quick = (statistics?.execution_time_ms ?? 0) <= SMALL_WORK_MS
     if (rate < LARGE_WAREHOUSE_CREDITS_PER_HOUR || scanned > SMALL_WORK_BYTES || !quick) return []
@@ -28,7 +28,7 @@ export const oversizedWarehouse: Rule = {
     return [finding("oversized_warehouse", {
       severity: rate >= HUGE_WAREHOUSE_CREDITS_PER_HOUR ? "high" : "medium",
       title: "Small query on a large warehouse",
-      description: `The query scanned ${formatBytes(scanned)} on a ${size} warehouse (${rate} credits/hour); ` +
+      description: `The query scanned ${Bytes.formatBytes(scanned)} on a ${size} warehouse (${rate} credits/hour); ` +
         "work this small cannot use the extra compute.",
       recommendation: `Run queries like this on a ${SUGGESTED_SIZE} warehouse.`,
       evidence: {

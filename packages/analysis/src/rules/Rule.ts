@@ -2,21 +2,21 @@
  * The shape every analysis rule shares: a pure function from the parsed query, its execution
  * statistics and its history to zero or more findings.
  */
-import type { Evidence, QueryInsightType, QueryInsightV2, QueryStatistics, Severity, SourceLocation } from "@costline/core"
+import type { Insight, QueryAnalysis } from "@costline/core"
 import type { ParsedQuery } from "../SqlParse.js"
 
 export interface RuleInput {
   readonly query: ParsedQuery
-  readonly statistics: QueryStatistics | undefined
+  readonly statistics: QueryAnalysis.QueryStatistics | undefined
   /** How many executions share this query's parameterized hash, when a history is available. */
   readonly occurrences: number | undefined
 }
 
 /** An insight before the analyzer says whether a code change can be generated for it. */
-export type Finding = Omit<QueryInsightV2, "code_change_available">
+export type Finding = Omit<QueryAnalysis.QueryInsightV2, "code_change_available">
 
 export interface Rule {
-  readonly insightType: QueryInsightType
+  readonly insightType: QueryAnalysis.QueryInsightType
   /**
    * `sql`: the query text alone decides. `execution`: the rule needs statistics or history and
    * stays silent without them.
@@ -32,19 +32,19 @@ export const LARGE_OUTPUT_ROWS = 100_000
 export const LARGE_SCAN_BYTES = 10 * 1024 ** 3
 
 export interface FindingParts {
-  readonly severity: Severity
+  readonly severity: Insight.Severity
   readonly title: string
   readonly description: string
   readonly recommendation: string
-  readonly evidence: Evidence
-  readonly location?: SourceLocation | undefined
+  readonly evidence: QueryAnalysis.Evidence
+  readonly location?: QueryAnalysis.SourceLocation | undefined
   readonly potentialSavings?: number | undefined
 }
 
 /** Savings are estimates; six decimals of a credit are more than enough and hide float noise. */
 const roundCredits = (credits: number) => Math.round(Math.max(0, credits) * 1e6) / 1e6
 
-export const finding = (insightType: QueryInsightType, parts: FindingParts): Finding => ({
+export const finding = (insightType: QueryAnalysis.QueryInsightType, parts: FindingParts): Finding => ({
   insight_type: insightType,
   severity: parts.severity,
   title: parts.title,

@@ -3,7 +3,8 @@
  * was written to the warehouse's local disk, or worse, to remote storage. The two rules differ
  * only in which statistic they read, how much spilling is tolerable and how bad it is.
  */
-import { formatBytes, type Severity, WarehouseThresholds } from "@costline/core"
+import { Bytes, WarehouseThresholds } from "@costline/core"
+import type { Insight } from "@costline/core"
 import { finding, type Rule } from "./Rule.js"
 
 const { LOCAL_SPILL_MIN_BYTES, REMOTE_SPILL_MIN_BYTES } = WarehouseThresholds
@@ -12,7 +13,7 @@ const spillRule = (spec: {
   readonly insightType: "query_local_spill" | "query_remote_spill"
   readonly statistic: "bytes_spilled_local" | "bytes_spilled_remote"
   readonly minBytes: number
-  readonly severity: Severity
+  readonly severity: Insight.Severity
   readonly where: string
 }): Rule => ({
   insightType: spec.insightType,
@@ -23,7 +24,7 @@ const spillRule = (spec: {
     return [finding(spec.insightType, {
       severity: spec.severity,
       title: `Query spilled to ${spec.where}`,
-      description: `The query spilled ${formatBytes(spilled)} to ${spec.where} because its joins, sorts or ` +
+      description: `The query spilled ${Bytes.formatBytes(spilled)} to ${spec.where} because its joins, sorts or ` +
         "aggregations did not fit in the warehouse's memory.",
       recommendation: "Reduce the data early (filter and aggregate before joining), or run it on a larger warehouse.",
       evidence: {

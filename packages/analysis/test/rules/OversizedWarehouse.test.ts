@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { oversizedWarehouse } from "../../src/rules/OversizedWarehouse.js"
-import { creditsPerHour } from "@costline/core"
+import { WarehouseSize } from "@costline/core"
 import { runRule } from "../helpers.js"
 
 const SQL = "SELECT a FROM t WHERE id = 1"
@@ -35,14 +35,14 @@ describe("oversized_warehouse", () => {
 
 describe("creditsPerHour", () => {
   it("reads the spellings of warehouse sizes", () => {
-    expect(creditsPerHour("X-Small")).toBe(1)
-    expect(creditsPerHour("XSMALL")).toBe(1)
-    expect(creditsPerHour("medium")).toBe(4)
-    expect(creditsPerHour("XXLARGE")).toBe(32)
-    expect(creditsPerHour("2X-Large")).toBe(32)
-    expect(creditsPerHour("x_large")).toBe(16)
-    expect(creditsPerHour("6X-Large")).toBe(512)
-    expect(creditsPerHour("2X-Small")).toBe(0.5)
-    expect(creditsPerHour("enormous")).toBeUndefined()
+    expect(WarehouseSize.creditsPerHour("X-Small")).toBe(1)
+    expect(WarehouseSize.creditsPerHour("XSMALL")).toBe(1)
+    expect(WarehouseSize.creditsPerHour("medium")).toBe(4)
+    expect(WarehouseSize.creditsPerHour("XXLARGE")).toBe(32)
+    expect(WarehouseSize.creditsPerHour("2X-Large")).toBe(32)
+    expect(WarehouseSize.creditsPerHour("x_large")).toBe(16)
+    expect(WarehouseSize.creditsPerHour("6X-Large")).toBe(512)
+    expect(WarehouseSize.creditsPerHour("2X-Small")).toBe(0.5)
+    expect(WarehouseSize.creditsPerHour("enormous")).toBeUndefined()
   })
 })

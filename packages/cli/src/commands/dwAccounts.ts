@@ -1,5 +1,5 @@
 import { Command, Options } from "@effect/cli"
-import { Actor, CoreWithSecretsLive, CreateDwAccount, DwAccounts } from "@costline/core"
+import { Actor, Core, DwAccount, DwAccounts } from "@costline/core"
 import { Console, Effect, Layer, ParseResult, Schema } from "effect"
 import { storeLayer } from "../Database.js"
 import { CliFailure, database, org, resolveDatabase } from "../Options.js"
@@ -8,7 +8,7 @@ import { checkedSecrets } from "../SecretKeys.js"
 const name = Options.text("name").pipe(Options.withDescription("a name to recognise the warehouse account by"))
 
 const decodeCreate = (input: { readonly name: string }) =>
-  Schema.decodeUnknown(CreateDwAccount)(input).pipe(
+  Schema.decodeUnknown(DwAccount.CreateDwAccount)(input).pipe(
     Effect.mapError((error) => {
       const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
       return new CliFailure(`--${String(issue?.path[0] ?? "name")}: ${issue?.message ?? "invalid"}`)
@@ -21,14 +21,14 @@ const accountsLayer = (flag: Parameters<typeof resolveDatabase>[0]) =>
     Effect.gen(function*() {
       const db = yield* resolveDatabase(flag)
       const secrets = yield* checkedSecrets(db)
-      return CoreWithSecretsLive.pipe(Layer.provideMerge(storeLayer(db)), Layer.provide(secrets))
+      return Core.layerWithSecrets.pipe(Layer.provideMerge(storeLayer(db)), Layer.provide(secrets))
     })
   )
 
 const create = Command.make("create", { org, name, database }, (args) =>
   Effect.gen(function*() {
-    const accounts = yield* DwAccounts
-    const account = yield* accounts.create(Actor.system(), args.org, yield* decodeCreate({ name: args.name }))
+    const accounts = yield* DwAccounts.DwAccounts
+    const account = yield* accounts.create(Actor.Actor.system(), args.org, yield* decodeCreate({ name: args.name }))
     yield* Console.log(`created warehouse account '${account.name}' for ${account.organization_id}`)
     yield* Console.log(account.id)
   }).pipe(Effect.provide(accountsLayer(args.database)))).pipe(

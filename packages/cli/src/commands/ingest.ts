@@ -5,15 +5,7 @@
  */
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import {
-  Actor,
-  DwExportGenerator,
-  DwIngest,
-  type IngestSummary,
-  OrganizationId,
-  UsageFile,
-  ValidationFailed
-} from "@costline/core"
+import { Actor, DwExportGenerator, DwIngest, Errors, Ids, UsageFile } from "@costline/core"
 import { Console, Effect, Either, Option, Stream } from "effect"
 import { CliFailure, coreLayer, database, org } from "../Options.js"
 import { makeProgress } from "../Progress.js"
@@ -48,7 +40,7 @@ const unreadable = (file: string) => (error: { readonly message: string }) => ne
 
 const credits = (value: number) => String(Number(value.toFixed(4)))
 
-export const summaryLines = (organization: string, s: IngestSummary): ReadonlyArray<string> => [
+export const summaryLines = (organization: string, s: DwIngest.IngestSummary): ReadonlyArray<string> => [
   `ingested into ${organization}: ${s.queries} queries, ${s.hours} warehouse-hours (${s.metering_rows} metering rows)`,
   `credits: ${credits(s.compute_credits)} compute = ${credits(s.query_credits)} to queries + ${credits(s.idle_credits)} idle ` +
   `(idle share ${(s.idle_share * 100).toFixed(1)}%)`,
@@ -91,12 +83,12 @@ const dw = Command.make("dw", { org, metering, queries, attribution, window, dat
       },
       attribution: Option.isSome(args.attribution) ? yield* source(args.attribution.value) : undefined
     }
-    const ingest = yield* DwIngest
-    const summary = yield* ingest.run(Actor.system(), args.org, sources, { windowDays }).pipe(
+    const ingest = yield* DwIngest.DwIngest
+    const summary = yield* ingest.run(Actor.Actor.system(), args.org, sources, { windowDays }).pipe(
       Effect.ensuring(progress.finish),
       // Every bad line the validation listed, one per line, before the one-line failure.
       Effect.tapError((error) =>
-        error instanceof ValidationFailed
+        error instanceof Errors.ValidationFailed
           ? Effect.forEach(error.details, (issue) => Console.error(`${issue.field}: ${issue.message}`), { discard: true })
           : Effect.void
       )
@@ -106,7 +98,7 @@ const dw = Command.make("dw", { org, metering, queries, attribution, window, dat
   Command.withDescription("ingest the warehouse's account-usage exports: per-query cost, idle cost, insights (all or nothing)")
 )
 
-const demoOrg = org.pipe(Options.withDefault(OrganizationId.make("demo")))
+const demoOrg = org.pipe(Options.withDefault(Ids.OrganizationId.make("demo")))
 const days = Options.integer("days").pipe(Options.withDescription("days of history to generate"), Options.withDefault(30))
 
 /** A generated month with planted problems, for the demo: real-looking usage and insights. */
@@ -116,8 +108,8 @@ const demo = Command.make("demo", { org: demoOrg, days, database }, (args) =>
     const generated = DwExportGenerator.generateExports({ days: args.days, controls: 3, start: new Date(Date.UTC(2024, 2, 1)) })
     // A fresh generator per pass: the ingestion reads the queries twice.
     const text = (lines: () => Iterable<string>) => () => Stream.fromIterable(lines())
-    const ingest = yield* DwIngest
-    const summary = yield* ingest.run(Actor.system(), args.org, {
+    const ingest = yield* DwIngest.DwIngest
+    const summary = yield* ingest.run(Actor.Actor.system(), args.org, {
       metering: { format: "csv", open: text(() => DwExportGenerator.csvLines(DwExportGenerator.METERING_HEADER, generated.metering())) },
       queries: { format: "jsonl", open: text(() => DwExportGenerator.jsonLines(generated.queries())) }
     })

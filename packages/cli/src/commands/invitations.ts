@@ -4,7 +4,7 @@
  * stdout (like `keys create`); `accept` redeems it for the invitee and prints their session token.
  */
 import { Command, Options } from "@effect/cli"
-import { Actor, type Invitation, InvitationId, Invitations, NotFound } from "@costline/core"
+import { Actor, Errors, Invitation, Invitations } from "@costline/core"
 import { Console, DateTime, Effect, Either, Option, Schema } from "effect"
 import { parseExpiry } from "../Expiry.js"
 import { CliFailure, coreLayer, database, json, org } from "../Options.js"
@@ -18,9 +18,9 @@ const expires = Options.text("expires").pipe(
 )
 const token = Options.text("token").pipe(Options.withDescription("the invitation token (cli_…) that `create` printed"))
 
-const isInvitationId = Schema.is(InvitationId)
+const isInvitationId = Schema.is(Invitation.InvitationId)
 
-const view = (invitation: Invitation) => ({
+const view = (invitation: Invitation.Invitation) => ({
   id: invitation.id,
   email: invitation.email,
   role: invitation.role,
@@ -34,7 +34,7 @@ const create = Command.make("create", { org, email, role: role("viewer"), expire
     const now = yield* DateTime.now
     const expiresAt = Option.isSome(args.expires) ? parseExpiry(args.expires.value, now) : Either.right(undefined)
     if (Either.isLeft(expiresAt)) return yield* Effect.fail(new CliFailure(expiresAt.left))
-    const { invitation, token } = yield* (yield* Invitations).create(Actor.system(), args.org, {
+    const { invitation, token } = yield* (yield* Invitations.Invitations).create(Actor.Actor.system(), args.org, {
       email: args.email,
       role: args.role,
       expiresAt: expiresAt.right
@@ -52,14 +52,14 @@ const create = Command.make("create", { org, email, role: role("viewer"), expire
 
 const revoke = Command.make("revoke", { org, id, database }, (args) =>
   Effect.gen(function*() {
-    if (!isInvitationId(args.id)) return yield* new NotFound({ resource: "invitation", id: args.id })
-    const invitation = yield* (yield* Invitations).revoke(Actor.system(), args.org, args.id)
+    if (!isInvitationId(args.id)) return yield* new Errors.NotFound({ resource: "invitation", id: args.id })
+    const invitation = yield* (yield* Invitations.Invitations).revoke(Actor.Actor.system(), args.org, args.id)
     yield* Console.log(`revoked the invitation of ${invitation.email}`)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("revoke a pending invitation"))
 
 const list = Command.make("list", { org, json, database }, (args) =>
   Effect.gen(function*() {
-    const rows = (yield* (yield* Invitations).listPending(args.org)).map(view)
+    const rows = (yield* (yield* Invitations.Invitations).listPending(args.org)).map(view)
     if (args.json) return yield* Console.log(JSON.stringify(rows))
     for (const row of rows) yield* Console.log(`${row.id}\t${row.email}\t${row.role}\t${row.created_at}\t${row.expires_at ?? "never"}`)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
@@ -68,7 +68,7 @@ const list = Command.make("list", { org, json, database }, (args) =>
 
 const accept = Command.make("accept", { org, token, email: email.pipe(Options.withDescription("the invited email")), json, database }, (args) =>
   Effect.gen(function*() {
-    const accepted = yield* (yield* Invitations).accept(args.org, { token: args.token, email: args.email })
+    const accepted = yield* (yield* Invitations.Invitations).accept(args.org, { token: args.token, email: args.email })
     const expiresAt = DateTime.formatIso(accepted.session.expires_at)
     if (args.json) {
       return yield* Console.log(JSON.stringify({

@@ -4,7 +4,8 @@
  * next request on every instance (keys are looked up per request, never cached).
  */
 import { Command, Options } from "@effect/cli"
-import { Actor, type ApiKey, ApiKeyId, ApiKeys } from "@costline/core"
+import { Actor, ApiKeys, Ids } from "@costline/core"
+import type { Identity } from "@costline/core"
 import { Console, DateTime, Effect, Either, Option, Schema } from "effect"
 import { parseExpiry } from "../Expiry.js"
 import { CliFailure, coreLayer, database, json, org } from "../Options.js"
@@ -23,11 +24,11 @@ const expires = Options.text("expires").pipe(
 
 const iso = (value: DateTime.Utc | null) => (value === null ? null : DateTime.formatIso(value))
 
-const statusOf = (key: ApiKey, now: DateTime.Utc) =>
+const statusOf = (key: Identity.ApiKey, now: DateTime.Utc) =>
   key.revoked_at !== null ? "revoked" : key.expires_at !== null && !DateTime.lessThan(now, key.expires_at) ? "expired" : "active"
 
 /** What a listing shows of a key: everything but the token, which is never stored. */
-export const keyView = (key: ApiKey, now: DateTime.Utc) => ({
+export const keyView = (key: Identity.ApiKey, now: DateTime.Utc) => ({
   id: key.id,
   name: key.name,
   access: key.access,
@@ -45,7 +46,7 @@ const create = Command.make("create", { org, name, access, scopes, expires, json
     const now = yield* DateTime.now
     const expiresAt = Option.isSome(args.expires) ? parseExpiry(args.expires.value, now) : Either.right(undefined)
     if (Either.isLeft(expiresAt)) return yield* Effect.fail(new CliFailure(expiresAt.left))
-    const { key, token } = yield* (yield* ApiKeys).create(Actor.system(), args.org, {
+    const { key, token } = yield* (yield* ApiKeys.ApiKeys).create(Actor.Actor.system(), args.org, {
       name: args.name,
       access: args.access,
       scopes: args.scopes.split(",").map((s) => s.trim()).filter((s) => s.length > 0),
@@ -68,7 +69,7 @@ const create = Command.make("create", { org, name, access, scopes, expires, json
 const list = Command.make("list", { org, json, database }, (args) =>
   Effect.gen(function*() {
     const now = yield* DateTime.now
-    const views = (yield* (yield* ApiKeys).list(args.org)).map((key) => keyView(key, now))
+    const views = (yield* (yield* ApiKeys.ApiKeys).list(args.org)).map((key) => keyView(key, now))
     if (args.json) return yield* Console.log(JSON.stringify(views))
     const rows = views.map((view) => ({
       ...view,
@@ -83,11 +84,11 @@ const list = Command.make("list", { org, json, database }, (args) =>
 
 const id = Options.text("id").pipe(Options.withDescription("the key's id (from keys list)"), Options.optional)
 const byName = Options.text("name").pipe(Options.withDescription("the name of the one live key to revoke"), Options.optional)
-const decodeKeyId = Schema.decodeUnknownOption(ApiKeyId)
+const decodeKeyId = Schema.decodeUnknownOption(Ids.ApiKeyId)
 
 const revoke = Command.make("revoke", { org, id, name: byName, database }, (args) =>
   Effect.gen(function*() {
-    const keys = yield* ApiKeys
+    const keys = yield* ApiKeys.ApiKeys
     const organizationId = args.org
     if (Option.isSome(args.id) === Option.isSome(args.name)) {
       return yield* Effect.fail(new CliFailure("give exactly one of --id or --name"))
@@ -95,11 +96,11 @@ const revoke = Command.make("revoke", { org, id, name: byName, database }, (args
     if (Option.isSome(args.id)) {
       const keyId = decodeKeyId(args.id.value)
       if (Option.isNone(keyId)) return yield* Effect.fail(new CliFailure(`no API key ${args.id.value} in ${args.org}`))
-      yield* keys.revoke(Actor.system(), organizationId, keyId.value)
+      yield* keys.revoke(Actor.Actor.system(), organizationId, keyId.value)
       yield* Console.log(`revoked API key ${keyId.value}`)
       return
     }
-    const key = yield* keys.revokeByName(Actor.system(), organizationId, Option.getOrThrow(args.name))
+    const key = yield* keys.revokeByName(Actor.Actor.system(), organizationId, Option.getOrThrow(args.name))
     yield* Console.log(`revoked API key ${key.id} '${key.name}'`)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
     Command.withDescription("revoke a key (by --id or --name); it stops working on the next request")

@@ -9,7 +9,7 @@ const status = Command.make("status", { database, json }, (args) =>
   Effect.gen(function*() {
     const db = yield* resolveDatabase(args.database)
     // Read-only: opening the store without migrating it, so status never changes the schema.
-    const report = yield* Effect.flatMap(StoreHealth, (health) => health.check).pipe(
+    const report = yield* Effect.flatMap(StoreHealth.StoreHealth, (health) => health.check).pipe(
       Effect.provide(Layer.fresh(storeLayer(db, { migrate: false })))
     )
     if (args.json) {

@@ -35,7 +35,7 @@ const set = Command.make("set", { org, assignments, database }, (args) =>
       if (Either.isLeft(parsed)) return yield* Effect.fail(new CliFailure(parsed.left))
       patch[parsed.right[0]] = parsed.right[1]
     }
-    const organization = yield* (yield* Organizations).updateSettings(Actor.system(), args.org, patch)
+    const organization = yield* (yield* Organizations.Organizations).updateSettings(Actor.Actor.system(), args.org, patch)
     yield* Console.log(JSON.stringify(organization.settings))
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
     Command.withDescription("merge settings (key=value, value as JSON or text); prints the settings")
@@ -43,7 +43,7 @@ const set = Command.make("set", { org, assignments, database }, (args) =>
 
 const show = Command.make("show", { org, database }, (args) =>
   Effect.gen(function*() {
-    const organization = yield* (yield* Organizations).get(args.org)
+    const organization = yield* (yield* Organizations.Organizations).get(args.org)
     yield* Console.log(JSON.stringify(organization.settings))
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(Command.withDescription("print the settings as JSON"))
 

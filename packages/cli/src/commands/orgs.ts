@@ -15,7 +15,7 @@ const name = Options.text("name").pipe(
 
 const create = Command.make("create", { org, name, database }, (args) =>
   Effect.gen(function*() {
-    const organization = yield* (yield* Organizations).create({
+    const organization = yield* (yield* Organizations.Organizations).create({
       id: args.org,
       name: Option.getOrElse(args.name, () => args.org)
     })
@@ -27,7 +27,7 @@ const create = Command.make("create", { org, name, database }, (args) =>
 
 const list = Command.make("list", { json, database }, (args) =>
   Effect.gen(function*() {
-    const organizations = yield* (yield* Organizations).list
+    const organizations = yield* (yield* Organizations.Organizations).list
     const rows = organizations.map((organization) => ({
       id: organization.id,
       name: organization.name,

@@ -1,10 +1,10 @@
 import { Command, Options } from "@effect/cli"
-import { OrganizationId } from "@costline/core"
+import { Ids } from "@costline/core"
 import { Console, Effect } from "effect"
 import { coreLayer, database, org as orgOption } from "../Options.js"
 import { demoAdminEmail, seedOrganization } from "../Seed.js"
 
-const org = orgOption.pipe(Options.withDefault(OrganizationId.make("demo")))
+const org = orgOption.pipe(Options.withDefault(Ids.OrganizationId.make("demo")))
 
 export const seed = Command.make("seed", { org, database }, (args) =>
   Effect.gen(function*() {

@@ -45,7 +45,7 @@ const demoKey = (database: string) =>
   Effect.gen(function*() {
     const kept = keptKeys()[database]
     if (kept !== undefined) {
-      const works = yield* (yield* Auth).authenticate(`Bearer ${kept}`).pipe(
+      const works = yield* (yield* Auth.Auth).authenticate(`Bearer ${kept}`).pipe(
         Effect.map((principal) => principal.organizationId === DEMO_ORG),
         Effect.catchTag("Unauthorized", () => Effect.succeed(false))
       )

@@ -7,7 +7,7 @@ const email = Options.text("email").pipe(Options.withDescription("an existing me
 
 const create = Command.make("create", { org, email, database }, (args) =>
   Effect.gen(function*() {
-    const sessions = yield* Sessions
+    const sessions = yield* Sessions.Sessions
     const { session, token } = yield* sessions.create(args.org, args.email)
     yield* Console.log(`session for ${args.email} expires ${DateTime.formatIso(session.expires_at)}`)
     yield* Console.log(token)
@@ -15,7 +15,7 @@ const create = Command.make("create", { org, email, database }, (args) =>
 
 const revoke = Command.make("revoke", { org, email, database }, (args) =>
   Effect.gen(function*() {
-    const ended = yield* (yield* Sessions).revokeForUser(Actor.system(), args.org, args.email)
+    const ended = yield* (yield* Sessions.Sessions).revokeForUser(Actor.Actor.system(), args.org, args.email)
     yield* Console.log(`ended ${ended} session${ended === 1 ? "" : "s"} of ${args.email}`)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
     Command.withDescription("end every live session of a member (each audited as a logout)")

@@ -5,15 +5,8 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import {
-  Actor,
-  type AttributionReport,
-  BudgetAlerts,
-  Month,
-  UsageFile,
-  UsageGroupSetId,
-  UsageImport
-} from "@costline/core"
+import { Actor, BudgetAlerts, Usage, UsageFile, UsageImport, UsageMonth } from "@costline/core"
+import type { Attribution } from "@costline/core"
 import { Console, Effect, Option, Stream } from "effect"
 import { CliFailure, coreLayer, database, json, org, schemaOption } from "../Options.js"
 import { makeProgress } from "../Progress.js"
@@ -48,7 +41,7 @@ const importCommand = Command.make("import", { org, file, format, database }, (a
         Stream.mapError(unreadable(args.file))
       )
     }
-    const usage = yield* UsageImport
+    const usage = yield* UsageImport.UsageImport
     const summary = yield* usage.run(args.org, { format: usageFormat, open }).pipe(
       Effect.ensuring(progress.finish)
     )
@@ -57,15 +50,15 @@ const importCommand = Command.make("import", { org, file, format, database }, (a
     Command.withDescription("import usage rows (validated first; all or nothing)")
   )
 
-const set = schemaOption("set", UsageGroupSetId, "a usage group set id (a UUID)").pipe(
+const set = schemaOption("set", Usage.UsageGroupSetId, "a usage group set id (a UUID)").pipe(
   Options.withDescription("usage group set id")
 )
-const month = schemaOption("month", Month, "a month as YYYY-MM").pipe(Options.withDescription("YYYY-MM (UTC)"))
+const month = schemaOption("month", UsageMonth.Month, "a month as YYYY-MM").pipe(Options.withDescription("YYYY-MM (UTC)"))
 
 const number = (value: number | null) => (value === null ? "-" : String(Number(value.toFixed(4))))
 
 /** The report as aligned columns: one row per group in precedence order, then unattributed usage. */
-export const reportTable = (report: AttributionReport): string => {
+export const reportTable = (report: Attribution.AttributionReport): string => {
   const rows = [
     ["order", "group", "records", "spent", "budget", "remaining", "status"],
     ...report.groups.map((g) => [
@@ -84,7 +77,7 @@ export const reportTable = (report: AttributionReport): string => {
 }
 
 /** The report as one JSON object: credits unrounded (rounding is for the table only). */
-export const reportJson = (report: AttributionReport, overBudget: number, alertsChanged: number) => ({
+export const reportJson = (report: Attribution.AttributionReport, overBudget: number, alertsChanged: number) => ({
   set: { id: report.set.id, name: report.set.name },
   month: report.month,
   groups: report.groups.map((g) => ({
@@ -104,8 +97,8 @@ export const reportJson = (report: AttributionReport, overBudget: number, alerts
 
 const reportCommand = Command.make("report", { org, set, month, json, database }, (args) =>
   Effect.gen(function*() {
-    const alerts = yield* BudgetAlerts
-    const { alerts: raised, report } = yield* alerts.raise(Actor.system(), args.org, args.set, args.month)
+    const alerts = yield* BudgetAlerts.BudgetAlerts
+    const { alerts: raised, report } = yield* alerts.raise(Actor.Actor.system(), args.org, args.set, args.month)
     const changed = raised.filter((alert) => alert.result._tag !== "Unchanged").length
     if (args.json) return yield* Console.log(JSON.stringify(reportJson(report, raised.length, changed)))
     yield* Console.log(`usage of '${report.set.name}' (${report.set.id}) in ${report.month}, in credits`)

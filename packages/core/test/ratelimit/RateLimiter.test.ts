@@ -1,37 +1,36 @@
-import { MemoryRateLimitRepoLive, RateLimiter, rateLimiterLayer, rateLimitKey } from "@costline/core"
-import { makeMemoryRateLimitRepo } from "@costline/core"
-import type { ApiKeyId, OrganizationId, SessionId, UserId } from "@costline/core"
+import { RateLimiter, RateLimitRepo } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
 
 describe("rateLimitKey", () => {
   it("is the credential: an API key, or a user's session", () => {
-    const organizationId = "org" as OrganizationId
-    expect(rateLimitKey({
+    const organizationId = "org" as Ids.OrganizationId
+    expect(RateLimiter.keyOf({
       _tag: "ApiKey",
       organizationId,
-      keyId: "k1" as ApiKeyId,
+      keyId: "k1" as Ids.ApiKeyId,
       name: "ci",
       access: "admin",
       scopes: ["*"]
     })).toBe("api_key:k1")
-    expect(rateLimitKey({
+    expect(RateLimiter.keyOf({
       _tag: "User",
       organizationId,
-      userId: "u1" as UserId,
+      userId: "u1" as Ids.UserId,
       email: "a@example.com",
-      sessionId: "s1" as SessionId,
+      sessionId: "s1" as Ids.SessionId,
       roles: []
     })).toBe("session:s1")
   })
 })
 
-layer(rateLimiterLayer({ requestsPerSecond: 2, burst: 2 }).pipe(Layer.provide(MemoryRateLimitRepoLive)))(
+layer(RateLimiter.layer({ requestsPerSecond: 2, burst: 2 }).pipe(Layer.provide(RateLimitRepo.layerMemory)))(
   "RateLimiter",
   (it) => {
     it.effect("counts requests on the clock it is given", () =>
       Effect.gen(function*() {
-        const limiter = yield* RateLimiter
+        const limiter = yield* RateLimiter.RateLimiter
         expect(limiter.policy).toEqual({ requestsPerSecond: 2, burst: 2 })
         expect(yield* limiter.take("k")).toMatchObject({ allowed: true, remaining: 1 })
         expect(yield* limiter.take("k")).toMatchObject({ allowed: true, remaining: 0 })
@@ -45,7 +44,7 @@ layer(rateLimiterLayer({ requestsPerSecond: 2, burst: 2 }).pipe(Layer.provide(Me
 describe("the in-memory repository", () => {
   it.effect("forgets keys whose budget is whole again once it holds many keys, and stays exact", () =>
     Effect.gen(function*() {
-      const repo = makeMemoryRateLimitRepo()
+      const repo = RateLimitRepo.makeMemory()
       const rule = { intervalMs: 10, limitMs: 10 }
       // One key spent far in the future, then enough idle keys to trigger a sweep.
       yield* repo.take("busy", rule, 1_000_000)

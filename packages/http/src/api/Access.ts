@@ -7,24 +7,24 @@
  * `middleware/AccessPolicy.ts`), with core's one policy (`Permissions`). A route without a
  * declaration is never served, and the permission table test names it.
  */
-import type { Area, AuditEntry } from "@costline/core"
 import { Permissions } from "@costline/core"
+import type { Audit, Identity } from "@costline/core"
 import { Context } from "effect"
 
 /** How a refused write is audited (`status: failure`): what it would have changed. */
 export interface AttemptedChange {
-  readonly target: AuditEntry["target"]
+  readonly target: Audit.AuditEntry["target"]
   readonly table_name: string
-  readonly operation: AuditEntry["operation"]
+  readonly operation: Audit.AuditEntry["operation"]
   /** The path parameter naming the changed record, if the path names one. */
   readonly recordIdParam?: string
 }
 
 /** `change("teams", "team_roles", "delete", "role_id")`: a change of a resource's table. */
 export const change = (
-  resource: Extract<AuditEntry["target"], { readonly resource: unknown }>["resource"],
+  resource: Extract<Audit.AuditEntry["target"], { readonly resource: unknown }>["resource"],
   table_name: string,
-  operation: AuditEntry["operation"],
+  operation: Audit.AuditEntry["operation"],
   recordIdParam?: string
 ): AttemptedChange => ({
   target: { resource },
@@ -43,11 +43,11 @@ export class Requires extends Context.Tag("@costline/http/Requires")<Requires, R
 
 export const Access = {
   /** Reading an area: `<area>:read` or `:write` scope; any user role. */
-  read: (area: Area): RouteAccess => ({ permission: Permissions.read(area) }),
+  read: (area: Identity.Area): RouteAccess => ({ permission: Permissions.read(area) }),
   /** Changing an area: `<area>:write` scope on a key that is not read-only; an admin (or editor where allowed). */
-  write: (area: Area, attempt: AttemptedChange): RouteAccess => ({ permission: Permissions.write(area), attempt }),
+  write: (area: Identity.Area, attempt: AttemptedChange): RouteAccess => ({ permission: Permissions.write(area), attempt }),
   /** An action that needs write access but changes nothing stored (generating a code change): not audited. */
-  action: (area: Area): RouteAccess => ({ permission: Permissions.write(area) }),
+  action: (area: Identity.Area): RouteAccess => ({ permission: Permissions.write(area) }),
   /** Creating a team: what `write("teams")` allows, and the `team_creator` role. */
   createTeam: (attempt: AttemptedChange): RouteAccess => ({ permission: Permissions.createTeam, attempt }),
   /** Exporting the audit log: an admin key or an admin user. */

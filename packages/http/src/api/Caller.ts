@@ -4,18 +4,18 @@
  * tenant the request names, then provide `Caller` to the handler.
  */
 import { HttpApiMiddleware } from "@effect/platform"
-import type { Actor, OrganizationId, Principal } from "@costline/core"
+import type { Actor, Identity, Ids } from "@costline/core"
 import { Context, Schema } from "effect"
 import { Declared } from "./Errors.js"
 
 export class Caller extends Context.Tag("@costline/http/Caller")<
   Caller,
   {
-    readonly principal: Principal
-    readonly organizationId: OrganizationId
+    readonly principal: Identity.Principal
+    readonly organizationId: Ids.OrganizationId
     readonly requestId: string | null
     /** How the audit log names this caller in this request. */
-    readonly actor: Actor
+    readonly actor: Actor.Actor
   }
 >() {}
 

@@ -6,19 +6,19 @@
  * here equal to `Schema.encode` of its schema for arbitrary values.
  */
 import { HttpServerResponse } from "@effect/platform"
-import type { AuditRecord, Insight } from "@costline/core"
+import type { Audit, Insight } from "@costline/core"
 import { DateTime } from "effect"
 import type { AuditRecordV2 } from "./audit/Api.js"
 
 const isoOrNull = (value: DateTime.Utc | null): string | null => (value === null ? null : DateTime.formatIso(value))
 
 /** As exported: without `organization_id`, the caller's own tenant. */
-export const auditRecord = ({ organization_id: _tenant, ...record }: AuditRecord): typeof AuditRecordV2.Encoded => ({
+export const auditRecord = ({ organization_id: _tenant, ...record }: Audit.AuditRecord): typeof AuditRecordV2.Encoded => ({
   ...record,
   changed_at: DateTime.formatIso(record.changed_at)
 })
 
-export const insight = (value: Insight): typeof Insight.Encoded => ({
+export const insight = (value: Insight.Insight): typeof Insight.Insight.Encoded => ({
   ...value,
   create_time: DateTime.formatIso(value.create_time),
   update_time: DateTime.formatIso(value.update_time),

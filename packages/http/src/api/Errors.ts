@@ -4,24 +4,7 @@
  * by `errors/` (problem+json or FastAPI), not by these schemas.
  */
 import { HttpApiSchema } from "@effect/platform"
-import {
-  AlreadyExists,
-  AttributionTimedOut,
-  BadRequest,
-  Conflict,
-  Forbidden,
-  InvalidPageToken,
-  InvalidTransition,
-  ModelOutputInvalid,
-  ModelUnavailable,
-  NotFound,
-  PreconditionFailed,
-  PreconditionRequired,
-  RateLimited,
-  StoreUnavailable,
-  Unauthorized,
-  ValidationFailed
-} from "@costline/core"
+import { Attribution, Errors, QueryAnalysis } from "@costline/core"
 import type { Schema } from "effect"
 import { DOMAIN_CODES } from "../errors/Classify.js"
 import { PROBLEMS } from "../errors/Problem.js"
@@ -31,20 +14,20 @@ const declare = <A, I>(
 ): Schema.Schema<A, I> => schema.annotations(HttpApiSchema.annotations({ status: PROBLEMS[DOMAIN_CODES[schema._tag]].status }))
 
 export const Declared = {
-  AlreadyExists: declare(AlreadyExists),
-  AttributionTimedOut: declare(AttributionTimedOut),
-  BadRequest: declare(BadRequest),
-  Conflict: declare(Conflict),
-  Forbidden: declare(Forbidden),
-  InvalidPageToken: declare(InvalidPageToken),
-  InvalidTransition: declare(InvalidTransition),
-  ModelOutputInvalid: declare(ModelOutputInvalid),
-  ModelUnavailable: declare(ModelUnavailable),
-  NotFound: declare(NotFound),
-  PreconditionFailed: declare(PreconditionFailed),
-  PreconditionRequired: declare(PreconditionRequired),
-  RateLimited: declare(RateLimited),
-  StoreUnavailable: declare(StoreUnavailable),
-  Unauthorized: declare(Unauthorized),
-  ValidationFailed: declare(ValidationFailed)
+  AlreadyExists: declare(Errors.AlreadyExists),
+  AttributionTimedOut: declare(Attribution.AttributionTimedOut),
+  BadRequest: declare(Errors.BadRequest),
+  Conflict: declare(Errors.Conflict),
+  Forbidden: declare(Errors.Forbidden),
+  InvalidPageToken: declare(Errors.InvalidPageToken),
+  InvalidTransition: declare(Errors.InvalidTransition),
+  ModelOutputInvalid: declare(QueryAnalysis.ModelOutputInvalid),
+  ModelUnavailable: declare(QueryAnalysis.ModelUnavailable),
+  NotFound: declare(Errors.NotFound),
+  PreconditionFailed: declare(Errors.PreconditionFailed),
+  PreconditionRequired: declare(Errors.PreconditionRequired),
+  RateLimited: declare(Errors.RateLimited),
+  StoreUnavailable: declare(Errors.StoreUnavailable),
+  Unauthorized: declare(Errors.Unauthorized),
+  ValidationFailed: declare(Errors.ValidationFailed)
 }

@@ -4,7 +4,7 @@
  * null on the last page (the audit export: only on an empty one). v1: `{<name>, remaining_count,
  * limit, offset}` (offset pages).
  */
-import type { Page } from "@costline/core"
+import type { Listing } from "@costline/core"
 import { Schema } from "effect"
 
 /** `{ items, page_token }`: a page inside another resource (a team's members and roles). */
@@ -20,13 +20,13 @@ export const pageOf = <A, I, R>(item: Schema.Schema<A, I, R>, identifier: string
   Schema.Struct({ ...embeddedPageOf(item).fields, row_count: Schema.Int }).annotations({ identifier })
 
 /** A core page inside another resource, each item in its API shape. */
-export const toEmbeddedPage = <A, B>(page: Page<A>, toItem: (item: A) => B) => ({
+export const toEmbeddedPage = <A, B>(page: Listing.Page<A>, toItem: (item: A) => B) => ({
   items: page.items.map(toItem),
   page_token: page.page_token
 })
 
 /** A core page in the v2 envelope, each item in its API shape. */
-export const toPage = <A, B>(page: Page<A>, toItem: (item: A) => B) => ({
+export const toPage = <A, B>(page: Listing.Page<A>, toItem: (item: A) => B) => ({
   ...toEmbeddedPage(page, toItem),
   row_count: page.items.length
 })

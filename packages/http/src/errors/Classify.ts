@@ -1,5 +1,5 @@
 /** Maps every failure the API can report to its HTTP description. Pure. */
-import type { AttributionTimedOut, DomainError, FieldIssue, ModelOutputInvalid, ModelUnavailable } from "@costline/core"
+import type { Attribution, Errors, QueryAnalysis } from "@costline/core"
 import { Predicate } from "effect"
 import {
   failure,
@@ -22,13 +22,13 @@ export const MODEL_RETRY_AFTER_SECONDS = 5
  * Every typed failure a handler may report: the domain's, the language model's (query analysis),
  * and an attribution's deadline.
  */
-export type ApiError = DomainError | ModelUnavailable | ModelOutputInvalid | AttributionTimedOut
+export type ApiError = Errors.DomainError | QueryAnalysis.ModelUnavailable | QueryAnalysis.ModelOutputInvalid | Attribution.AttributionTimedOut
 
 /**
  * Core addresses fields as `query.max_results`, `filters[2].value` or plain `name`; a field with
  * no location prefix is a body field, since that is where services' inputs come from.
  */
-export const fromFieldIssue = (issue: FieldIssue): RequestIssue => {
+export const fromFieldIssue = (issue: Errors.FieldIssue): RequestIssue => {
   const segments = Array.from(
     issue.field.matchAll(/([^.[\]]+)|\[(\d+)\]/g),
     ([, name, index]): PropertyKey => index === undefined ? name! : Number(index)

@@ -3,7 +3,7 @@
  * encodes anything) to one `HttpFailure`. Unknown failures and defects become `internal` and are
  * logged with their cause; nothing about them reaches the client.
  */
-import type { StoreUnavailable } from "@costline/core"
+import type { Errors } from "@costline/core"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import type { HttpServerRequest } from "@effect/platform"
 import { isServerError, type RequestError as BodyReadError } from "@effect/platform/HttpServerError"
@@ -29,7 +29,7 @@ const unexpected = (cause: Cause.Cause<unknown>): Effect.Effect<HttpFailure> =>
  * A 503 from the store is the operator's to act on (a lock held elsewhere, a database down): the
  * log names the store's reason, which the client never sees.
  */
-const storeUnavailable = (error: StoreUnavailable): Effect.Effect<HttpFailure> =>
+const storeUnavailable = (error: Errors.StoreUnavailable): Effect.Effect<HttpFailure> =>
   Effect.as(
     Effect.logWarning("the store is unavailable; answered 503").pipe(Effect.annotateLogs({ cause: error.message })),
     fromDomainError(error)

@@ -5,7 +5,8 @@
  * audited with `status: failure` (core `Authorization`), naming the record and what was asked.
  */
 import { HttpApi, type HttpApiEndpoint, HttpRouter, HttpServerRequest } from "@effect/platform"
-import { Authorization, type Forbidden, Permissions, type Principal, type StoreUnavailable } from "@costline/core"
+import { Authorization, Permissions } from "@costline/core"
+import type { Errors, Identity } from "@costline/core"
 import { Context, Effect, Option, Predicate, Schema } from "effect"
 import { type RouteAccess, Requires } from "../api/Access.js"
 import { readJsonBody } from "../errors/DecodeFailure.js"
@@ -62,14 +63,14 @@ const attemptedValues = (route: DeclaredRoute, params: Readonly<Record<string, s
 
 export const make = (api: HttpApi.HttpApi.Any) =>
   Effect.gen(function*() {
-    const authorization = yield* Authorization
+    const authorization = yield* Authorization.Authorization
     const routes = new Map(declaredRoutes(api).map((route) => [keyOf(route.method, route.path), route]))
 
     /** Fails with Forbidden unless the principal may call the route being served. */
     return (
-      principal: Principal,
+      principal: Identity.Principal,
       requestId: string | null
-    ): Effect.Effect<void, Forbidden | StoreUnavailable, HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest> =>
+    ): Effect.Effect<void, Errors.Forbidden | Errors.StoreUnavailable, HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest> =>
       Effect.gen(function*() {
         const { params, route } = yield* HttpRouter.RouteContext
         const declared = routes.get(keyOf(route.method, route.path))

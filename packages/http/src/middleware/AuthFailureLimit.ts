@@ -6,11 +6,11 @@
  * Postgres), swept of whole budgets past 10,000 addresses.
  */
 import { HttpServerRequest } from "@effect/platform"
-import { Gcra, RateLimited, type RateLimitPolicy } from "@costline/core"
+import { Errors, Gcra } from "@costline/core"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 
 /** 20 failures in a burst, then one a second. */
-export const DEFAULT_AUTH_FAILURE_POLICY: RateLimitPolicy = { requestsPerSecond: 1, burst: 20 }
+export const DEFAULT_AUTH_FAILURE_POLICY: Gcra.RateLimitPolicy = { requestsPerSecond: 1, burst: 20 }
 
 const SWEEP_ABOVE = 10_000
 
@@ -29,13 +29,13 @@ export class AuthFailureGate extends Context.Tag("@costline/http/AuthFailureGate
   AuthFailureGate,
   {
     /** Fails when the request's address has no failure left to spend. */
-    readonly check: Effect.Effect<void, RateLimited, HttpServerRequest.HttpServerRequest>
+    readonly check: Effect.Effect<void, Errors.RateLimited, HttpServerRequest.HttpServerRequest>
     /** Spends one failure of the request's address. */
     readonly record: Effect.Effect<void, never, HttpServerRequest.HttpServerRequest>
   }
 >() {}
 
-const make = (policy: RateLimitPolicy, trustedProxies: number) => {
+const make = (policy: Gcra.RateLimitPolicy, trustedProxies: number) => {
   const rule = Gcra.parameters(policy)
   const tats = new Map<string, number>()
   const address = Effect.map(HttpServerRequest.HttpServerRequest, (request) => clientAddress(request, trustedProxies))
@@ -46,7 +46,7 @@ const make = (policy: RateLimitPolicy, trustedProxies: number) => {
       const outcome = Gcra.step(rule, tats.get(key), nowMs)
       if (outcome.allowed) return
       const decision = Gcra.decide(rule, outcome, nowMs)
-      return yield* new RateLimited({ retryAfterSeconds: decision.retryAfterMs / 1000 })
+      return yield* new Errors.RateLimited({ retryAfterSeconds: decision.retryAfterMs / 1000 })
     }),
     record: Effect.gen(function*() {
       const key = yield* address
@@ -59,5 +59,5 @@ const make = (policy: RateLimitPolicy, trustedProxies: number) => {
 
 const off = AuthFailureGate.of({ check: Effect.void, record: Effect.void })
 
-export const layer = (policy: RateLimitPolicy | false, trustedProxies: number): Layer.Layer<AuthFailureGate> =>
+export const layer = (policy: Gcra.RateLimitPolicy | false, trustedProxies: number): Layer.Layer<AuthFailureGate> =>
   Layer.sync(AuthFailureGate, () => policy === false ? off : make(policy, trustedProxies))

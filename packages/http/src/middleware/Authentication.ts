@@ -5,7 +5,7 @@
  * input the endpoint declares (`DeclaredInput`).
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
-import { actorOf, Auth, ValidationFailed } from "@costline/core"
+import { Auth, Authorization, Errors } from "@costline/core"
 import { Effect, Layer } from "effect"
 import { CostlineApi } from "../api/Api.js"
 import { Caller, TenantFromCredential, TenantFromHeader, TenantFromPath } from "../api/Caller.js"
@@ -21,23 +21,23 @@ const TENANT_HEADER = "x-tenant-id"
 export const tenantFromHeader = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
   const tenant = request.headers[TENANT_HEADER]?.trim()
   return tenant === undefined || tenant.length === 0
-    ? Effect.fail(ValidationFailed.single(`header.${TENANT_HEADER}`, "missing", `the ${TENANT_HEADER} header is required`))
+    ? Effect.fail(Errors.ValidationFailed.single(`header.${TENANT_HEADER}`, "missing", `the ${TENANT_HEADER} header is required`))
     : Effect.succeed(tenant)
 })
 
 const tenantFromPath = Effect.flatMap(HttpRouter.RouteContext, (route) => {
   const tenant = route.params.organization_id
   return tenant === undefined || tenant.length === 0
-    ? Effect.fail(ValidationFailed.single("path.organization_id", "missing", "organization_id is required"))
+    ? Effect.fail(Errors.ValidationFailed.single("path.organization_id", "missing", "organization_id is required"))
     : Effect.succeed(tenant)
 })
 
 const declaredInput = DeclaredInput.make(CostlineApi)
 
 /** `tenantOf` reads the tenant the request names; none for routes whose tenant is the credential's own. */
-const authenticate = <R>(tenantOf?: Effect.Effect<string, ValidationFailed, R>) =>
+const authenticate = <R>(tenantOf?: Effect.Effect<string, Errors.ValidationFailed, R>) =>
   Effect.map(
-    Effect.all([Auth, RateLimitGate, AuthFailureGate, AccessPolicy.make(CostlineApi)]),
+    Effect.all([Auth.Auth, RateLimitGate, AuthFailureGate, AccessPolicy.make(CostlineApi)]),
     ([auth, rateLimit, failures, requirePermission]) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -59,7 +59,7 @@ const authenticate = <R>(tenantOf?: Effect.Effect<string, ValidationFailed, R>) 
         principal,
         organizationId: principal.organizationId,
         requestId,
-        actor: actorOf(principal, requestId)
+        actor: Authorization.actorOf(principal, requestId)
       })
     })
   )

@@ -5,7 +5,7 @@
  * is enforced while reading (see the pipeline).
  */
 import { Headers, type HttpApp, HttpMethod, HttpServerRequest } from "@effect/platform"
-import { BadRequest } from "@costline/core"
+import { Errors } from "@costline/core"
 import { Effect } from "effect"
 import { PayloadTooLarge, UnsupportedMediaType } from "../errors/RequestErrors.js"
 import * as JsonDepth from "./JsonDepth.js"
@@ -89,15 +89,15 @@ export const check = (
  * the body has been read (the platform keeps the text, so it is not read twice).
  */
 export const nestingLimit = <E, R>(app: HttpApp.Default<E, R>) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | BadRequest, R> => {
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | Errors.BadRequest, R> => {
     if (!hasBody(request)) return app
     return request.text.pipe(
       // A body that cannot be read is the endpoint's to report, as it reports it today.
       Effect.orElseSucceed(() => ""),
-      Effect.flatMap((text): HttpApp.Default<E | BadRequest, R> =>
+      Effect.flatMap((text): HttpApp.Default<E | Errors.BadRequest, R> =>
         JsonDepth.exceeds(text, JsonDepth.MAX_JSON_DEPTH)
           ? Effect.fail(
-            new BadRequest({ message: `the request body nests deeper than ${JsonDepth.MAX_JSON_DEPTH} levels` })
+            new Errors.BadRequest({ message: `the request body nests deeper than ${JsonDepth.MAX_JSON_DEPTH} levels` })
           )
           : app
       )

@@ -8,7 +8,7 @@
  * an anonymous or unauthorized caller gets 401/403, as for every other invalid input.
  */
 import { type HttpApi, HttpMethod, HttpRouter, HttpServerRequest } from "@effect/platform"
-import { FieldIssue, ValidationFailed } from "@costline/core"
+import { Errors } from "@costline/core"
 import { Effect, Option, SchemaAST } from "effect"
 import * as RouteTable from "../routing/RouteTable.js"
 import { hasBody } from "./BodyLimits.js"
@@ -56,11 +56,11 @@ const parameterNames = (route: RouteTable.Route): ReadonlySet<string> | undefine
   return names
 }
 
-const issue = (field: string, message: string) => new FieldIssue({ field, issue: "unexpected", message })
+const issue = (field: string, message: string) => new Errors.FieldIssue({ field, issue: "unexpected", message })
 
-const refuse = (issues: ReadonlyArray<FieldIssue>) =>
+const refuse = (issues: ReadonlyArray<Errors.FieldIssue>) =>
   Effect.fail(
-    new ValidationFailed({
+    new Errors.ValidationFailed({
       message: issues.length === 1
         ? `${issues[0]!.field}: ${issues[0]!.message}`
         : `${issues.length} fields are invalid: ${issues.map(({ field }) => field).join(", ")}`,

@@ -16,7 +16,7 @@ import * as Health from "./Health.js"
 
 export const OPENAPI_PATHS = { v2: `${V2_PREFIX}/openapi.json`, v1: `${V1_PREFIX}/openapi.json` } as const
 
-type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, never, StoreHealth>
+type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, never, StoreHealth.StoreHealth>
 
 const READ_METHODS = ["GET", "HEAD"]
 
@@ -56,7 +56,7 @@ export const make = (
     const handlerFor = (path: string): Handler | undefined =>
       // Asset names are matched exactly, as they are spelled in the package.
       path.startsWith(docsPrefix) ? assets(path.slice(docsPrefix.length)) : fixed.get(path)
-    const health = yield* Effect.context<StoreHealth>()
+    const health = yield* Effect.context<StoreHealth.StoreHealth>()
 
     return <E, R>(app: HttpApp.Default<E, R>) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | MethodNotAllowed, R> => {

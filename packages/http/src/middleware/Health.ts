@@ -4,7 +4,7 @@
  * reachable and carries every migration of this build (readiness: take traffic or not).
  */
 import { HttpServerResponse } from "@effect/platform"
-import { isReady, StoreHealth } from "@costline/core"
+import { StoreHealth } from "@costline/core"
 import { Duration, Effect } from "effect"
 import { STORE_RETRY_AFTER_SECONDS } from "../errors/Classify.js"
 import { VERSION } from "../Version.js"
@@ -26,20 +26,20 @@ const notReady = (body: Record<string, unknown>) =>
     headers: { ...NO_STORE, "retry-after": String(STORE_RETRY_AFTER_SECONDS) }
   })
 
-export const readiness = Effect.flatMap(StoreHealth, (health) =>
+export const readiness = Effect.flatMap(StoreHealth.StoreHealth, (health) =>
   health.check.pipe(
     Effect.timeoutFail({ duration: READINESS_DEADLINE, onTimeout: () => "timeout" as const }),
     Effect.match({
       onFailure: () => notReady({ status: "unavailable" }),
       onSuccess: (status) =>
-        isReady(status)
+        StoreHealth.isReady(status)
           ? HttpServerResponse.unsafeJson({ status: "ready" }, { headers: NO_STORE })
           : notReady({ status: "migrations_pending", pending_migrations: status.pendingMigrations })
     })
   ))
 
 /** `/version`: what is running: the package version, the store and its migrations. */
-export const version = Effect.flatMap(StoreHealth, (health) =>
+export const version = Effect.flatMap(StoreHealth.StoreHealth, (health) =>
   health.check.pipe(
     Effect.timeoutFail({ duration: READINESS_DEADLINE, onTimeout: () => "timeout" as const }),
     Effect.match({

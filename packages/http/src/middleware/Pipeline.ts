@@ -7,7 +7,7 @@
  */
 import { type HttpApi, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
-import type { RateLimitPolicy } from "@costline/core"
+import type { Gcra } from "@costline/core"
 import { Cause, Clock, type Duration, Effect, identity, Option } from "effect"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import { describe } from "../errors/Describe.js"
@@ -36,7 +36,7 @@ export interface PipelineOptions {
   readonly accessLog: boolean
   readonly deprecation: Deprecation.DeprecationPolicy
   /** The policy in force; undefined when rate limiting is off. */
-  readonly rateLimit: RateLimitPolicy | undefined
+  readonly rateLimit: Gcra.RateLimitPolicy | undefined
   readonly readTimeout: Duration.DurationInput
   readonly cors: Cors.CorsOptions | undefined
   /** Counted per request when set; `exposeMetrics` also serves them at `/metrics`. */

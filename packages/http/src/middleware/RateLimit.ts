@@ -6,17 +6,8 @@
  * `"default";r=<remaining>;t=<seconds until the burst is whole again>`.
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import {
-  type Gcra,
-  type Principal,
-  RateLimited,
-  RateLimiter,
-  rateLimiterLayer,
-  type RateLimitPolicy,
-  rateLimitKey,
-  type RateLimitRepo,
-  type StoreUnavailable
-} from "@costline/core"
+import { Errors, RateLimiter } from "@costline/core"
+import type { Gcra, Identity, RateLimitRepo } from "@costline/core"
 import { Context, Effect, FiberRef, Layer, Option } from "effect"
 import { V2_PREFIX } from "../api/Versions.js"
 import { pathSegments } from "../routing/RouteTable.js"
@@ -30,7 +21,7 @@ const POLICY_NAME = "\"default\""
 export const appliesTo = (url: string): boolean => `/${pathSegments(url)[0]?.toLowerCase() ?? ""}` === V2_PREFIX
 
 /** The policy as a `RateLimit-Policy` value: the burst, over the time it takes to earn it back. */
-export const policyValue = (policy: RateLimitPolicy): string =>
+export const policyValue = (policy: Gcra.RateLimitPolicy): string =>
   `${POLICY_NAME};q=${policy.burst};w=${Math.max(1, Math.ceil(policy.burst / policy.requestsPerSecond))}`
 
 /** A decision as a `RateLimit` value. */
@@ -48,22 +39,22 @@ export class RateLimitGate extends Context.Tag("@costline/http/RateLimitGate")<
   {
     /** Counts the request against the principal's credential; fails when its budget is spent. */
     readonly admit: (
-      principal: Principal
-    ) => Effect.Effect<void, RateLimited | StoreUnavailable, HttpServerRequest.HttpServerRequest>
+      principal: Identity.Principal
+    ) => Effect.Effect<void, Errors.RateLimited | Errors.StoreUnavailable, HttpServerRequest.HttpServerRequest>
     /**
      * Counts a request that was answered before it reached an operation (`UnroutedRateLimit`);
      * the decision, none when rate limiting is off.
      */
-    readonly count: (principal: Principal) => Effect.Effect<Option.Option<Gcra.Decision>, StoreUnavailable>
+    readonly count: (principal: Identity.Principal) => Effect.Effect<Option.Option<Gcra.Decision>, Errors.StoreUnavailable>
   }
 >() {}
 
-const makeGate = Effect.map(RateLimiter, (limiter) =>
+const makeGate = Effect.map(RateLimiter.RateLimiter, (limiter) =>
   RateLimitGate.of({
-    count: (principal) => Effect.asSome(limiter.take(rateLimitKey(principal))),
+    count: (principal) => Effect.asSome(limiter.take(RateLimiter.keyOf(principal))),
     admit: (principal) =>
       Effect.gen(function*() {
-        const decision = yield* limiter.take(rateLimitKey(principal))
+        const decision = yield* limiter.take(RateLimiter.keyOf(principal))
         yield* FiberRef.set(counted, true)
         const request = yield* HttpServerRequest.HttpServerRequest
         if (appliesTo(request.url)) {
@@ -73,7 +64,7 @@ const makeGate = Effect.map(RateLimiter, (limiter) =>
             Effect.succeed(HttpServerResponse.setHeader(response, HEADER, value))
           )
         }
-        if (!decision.allowed) return yield* new RateLimited({ retryAfterSeconds: decision.retryAfterMs / 1000 })
+        if (!decision.allowed) return yield* new Errors.RateLimited({ retryAfterSeconds: decision.retryAfterMs / 1000 })
       })
   }))
 
@@ -81,5 +72,5 @@ const makeGate = Effect.map(RateLimiter, (limiter) =>
 const off = Layer.succeed(RateLimitGate, RateLimitGate.of({ admit: () => Effect.void, count: () => Effect.succeedNone }))
 
 /** The gate for a policy, over the store's `RateLimitRepo`; `false` turns rate limiting off. */
-export const layer = (policy: RateLimitPolicy | false): Layer.Layer<RateLimitGate, never, RateLimitRepo> =>
-  policy === false ? off : Layer.effect(RateLimitGate, makeGate).pipe(Layer.provide(rateLimiterLayer(policy)))
+export const layer = (policy: Gcra.RateLimitPolicy | false): Layer.Layer<RateLimitGate, never, RateLimitRepo.RateLimitRepo> =>
+  policy === false ? off : Layer.effect(RateLimitGate, makeGate).pipe(Layer.provide(RateLimiter.layer(policy)))

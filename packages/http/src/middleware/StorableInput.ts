@@ -6,7 +6,7 @@
  * the fields they store as well, for embedders that call core directly.)
  */
 import { type HttpApp, HttpServerRequest } from "@effect/platform"
-import { FieldIssue, isStorableText, STORABLE_TEXT_MESSAGE, ValidationFailed } from "@costline/core"
+import { Errors, StorableText } from "@costline/core"
 import { Effect, Option } from "effect"
 import * as RouteTable from "../routing/RouteTable.js"
 import { hasBody } from "./BodyLimits.js"
@@ -22,7 +22,7 @@ const member = (field: string, key: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k
 
 /** The field of the first string (or key) in `value` that is not storable. Depth is bounded by `JsonDepth`. */
 const firstUnstorable = (value: unknown, field: string): string | undefined => {
-  if (typeof value === "string") return isStorableText(value) ? undefined : field
+  if (typeof value === "string") return StorableText.isStorableText(value) ? undefined : field
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
       const found = firstUnstorable(item, `${field}[${index}]`)
@@ -32,7 +32,7 @@ const firstUnstorable = (value: unknown, field: string): string | undefined => {
   }
   if (typeof value === "object" && value !== null) {
     for (const [key, item] of Object.entries(value)) {
-      if (!isStorableText(key)) return field
+      if (!StorableText.isStorableText(key)) return field
       const found = firstUnstorable(item, member(field, key))
       if (found !== undefined) return found
     }
@@ -53,29 +53,29 @@ const inBody = (text: string): string | undefined => {
 const inUrl = (routes: RouteTable.RouteTable, request: HttpServerRequest.HttpServerRequest): string | undefined => {
   const route = RouteTable.match(routes, request.method, request.url)
   if (Option.isSome(route)) {
-    for (const [name, value] of Object.entries(route.value.params)) if (!isStorableText(value)) return `path.${name}`
+    for (const [name, value] of Object.entries(route.value.params)) if (!StorableText.isStorableText(value)) return `path.${name}`
   }
   const query = request.url.indexOf("?")
   if (query === -1) return undefined
   for (const [name, value] of new URLSearchParams(request.url.slice(query + 1))) {
-    if (!isStorableText(name) || !isStorableText(value)) return `query.${name}`
+    if (!StorableText.isStorableText(name) || !StorableText.isStorableText(value)) return `query.${name}`
   }
   return undefined
 }
 
 export const make = (routes: RouteTable.RouteTable) => <E, R>(app: HttpApp.Default<E, R>) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | ValidationFailed, R> => {
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | Errors.ValidationFailed, R> => {
     const refuse = (field: string) =>
       Effect.fail(
-        new ValidationFailed({
-          message: `${field}: ${STORABLE_TEXT_MESSAGE}`,
-          details: [new FieldIssue({ field, issue: "invalid_value", message: STORABLE_TEXT_MESSAGE })]
+        new Errors.ValidationFailed({
+          message: `${field}: ${StorableText.STORABLE_TEXT_MESSAGE}`,
+          details: [new Errors.FieldIssue({ field, issue: "invalid_value", message: StorableText.STORABLE_TEXT_MESSAGE })]
         })
       )
     const inPlace = inUrl(routes, request)
     if (inPlace !== undefined) return refuse(inPlace)
     if (!hasBody(request)) return app
-    return Effect.flatMap(Effect.orElseSucceed(request.text, () => ""), (text): HttpApp.Default<E | ValidationFailed, R> => {
+    return Effect.flatMap(Effect.orElseSucceed(request.text, () => ""), (text): HttpApp.Default<E | Errors.ValidationFailed, R> => {
       const field = inBody(text)
       return field === undefined ? app : refuse(field)
     })

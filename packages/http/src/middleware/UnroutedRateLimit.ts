@@ -18,7 +18,7 @@ const SETTLED: ReadonlySet<number> = new Set([401, 429, 503])
 
 /** `enabled`: whether a rate limit is in force (else nothing is looked up). */
 export const make = (enabled: boolean) => Effect.gen(function*() {
-  const auth = yield* Auth
+  const auth = yield* Auth.Auth
   const gate = yield* RateLimitGate
   const failures = yield* AuthFailureGate
 

@@ -5,7 +5,7 @@
  * event-loop delay — the figure that shows a blocked loop). One registry per server, so several
  * servers in one process (tests, hosts mounting twice) never mix their counts.
  */
-import type { PoolUsage } from "@costline/core"
+import type { StorePool } from "@costline/core"
 import { Context, Effect, Option } from "effect"
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client"
 
@@ -16,7 +16,7 @@ export interface Metrics {
   /** An audit export page: how far behind now its newest record is (0 when caught up). */
   readonly auditExported: (lagSeconds: number) => void
   /** Samples the store's connections at each scrape (`costline_store_connections`). */
-  readonly watchStorePool: (sample: () => Promise<PoolUsage | undefined>) => void
+  readonly watchStorePool: (sample: () => Promise<StorePool.PoolUsage | undefined>) => void
   /** The exposition text and its content type. */
   readonly scrape: Effect.Effect<{ readonly body: string; readonly contentType: string }>
 }
@@ -54,7 +54,7 @@ export const make = (): Metrics => {
     help: "Age of the newest record in the last audit export page (0: the poller was caught up)",
     registers: [registry]
   })
-  let samplePool: (() => Promise<PoolUsage | undefined>) | undefined
+  let samplePool: (() => Promise<StorePool.PoolUsage | undefined>) | undefined
   new Gauge({
     name: "costline_store_connections",
     help: "This instance's store connections at scrape time: in_use, idle, waiting (for a connection; SQLite: for the write lock) and max",

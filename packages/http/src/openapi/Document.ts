@@ -5,7 +5,7 @@
  * operations and schemas; `Operations.complete` adds what it cannot declare.
  */
 import { type HttpApi, OpenApi } from "@effect/platform"
-import type { RateLimitPolicy } from "@costline/core"
+import type { Gcra } from "@costline/core"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import type { DeprecationPolicy } from "../middleware/Deprecation.js"
 import * as Components from "./Components.js"
@@ -17,7 +17,7 @@ import { type Document, isReference, type JsonSchema, METHODS, type PathItem, ty
 
 export interface DocumentOptions {
   /** The policy in force, or undefined when rate limiting is off. */
-  readonly rateLimit: RateLimitPolicy | undefined
+  readonly rateLimit: Gcra.RateLimitPolicy | undefined
   readonly deprecation: DeprecationPolicy
   /** The organization the request examples are for (default `demo`). */
   readonly exampleTenant?: string | undefined

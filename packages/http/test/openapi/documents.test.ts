@@ -3,7 +3,7 @@
  * bodies, headers, security), and exactly the operations the router serves.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { DEFAULT_RATE_LIMIT_POLICY } from "@costline/core"
+import { Gcra } from "@costline/core"
 import { ApiLive } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
 import { layer } from "@effect/vitest"
@@ -24,7 +24,7 @@ const resolve = (document: Document, value: object): any => {
   return (document.components as any)[kind!][name!]
 }
 
-layer(makeTestServer({ rateLimit: DEFAULT_RATE_LIMIT_POLICY }), { excludeTestServices: true })("OpenAPI documents", (it) => {
+layer(makeTestServer({ rateLimit: Gcra.DEFAULT_POLICY }), { excludeTestServices: true })("OpenAPI documents", (it) => {
   it.effect("are served as JSON without credentials, one per version", () =>
     Effect.gen(function*() {
       const v2 = yield* call("GET", "/v2/openapi.json")

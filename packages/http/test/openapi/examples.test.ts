@@ -3,7 +3,8 @@
  * for the demo organization (or the host's `docsTenant`), without a fixed request id, without
  * filters nobody asked for, and each one accepted by the server.
  */
-import { Actor, ApiKeys, type OrganizationId, Organizations, Users } from "@costline/core"
+import { Actor, ApiKeys, Organizations, Users } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { expect } from "vitest"
@@ -66,10 +67,10 @@ const requestOf = (
 /** An organization with its admin and an admin API key, as `costline seed` makes it. */
 const seedOrganization = (id: string) =>
   Effect.gen(function*() {
-    const organizationId = id as OrganizationId
-    yield* (yield* Organizations).create({ id: organizationId, name: id })
-    yield* (yield* Users).add(Actor.system(), organizationId, { email: `admin@${id}.example`, role: "admin" })
-    const { token } = yield* (yield* ApiKeys).create(Actor.system(), organizationId, { name: "docs", access: "admin", scopes: ["*"] })
+    const organizationId = id as Ids.OrganizationId
+    yield* (yield* Organizations.Organizations).create({ id: organizationId, name: id })
+    yield* (yield* Users.Users).add(Actor.Actor.system(), organizationId, { email: `admin@${id}.example`, role: "admin" })
+    const { token } = yield* (yield* ApiKeys.ApiKeys).create(Actor.Actor.system(), organizationId, { name: "docs", access: "admin", scopes: ["*"] })
     return token
   })
 

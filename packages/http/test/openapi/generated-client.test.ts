@@ -3,7 +3,7 @@
  * generator (openapi-typescript, calls through openapi-fetch), type-check a small program on it
  * with tsc, and run that program against the server. The programs are in `programs/`.
  */
-import { DEFAULT_RATE_LIMIT_POLICY } from "@costline/core"
+import { Gcra } from "@costline/core"
 import { layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
@@ -79,7 +79,7 @@ interface V1Program {
 
 const load = <A>(name: string) => Effect.promise(() => import(pathToFileURL(join(directory, `${name}.program.ts`)).href) as Promise<A>)
 
-layer(makeTestServer({ rateLimit: DEFAULT_RATE_LIMIT_POLICY }), { excludeTestServices: true })("generated clients", (it) => {
+layer(makeTestServer({ rateLimit: Gcra.DEFAULT_POLICY }), { excludeTestServices: true })("generated clients", (it) => {
   it.effect("openapi-typescript generates a client from each document; a program on it type-checks and runs", () =>
     Effect.gen(function*() {
       yield* generate("v2", "/v2/openapi.json")

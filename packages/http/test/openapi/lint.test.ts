@@ -1,5 +1,5 @@
 /** The served documents pass `redocly lint` (recommended ruleset) with no error and no warning. */
-import { DEFAULT_RATE_LIMIT_POLICY } from "@costline/core"
+import { Gcra } from "@costline/core"
 import { layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
@@ -39,7 +39,7 @@ const lint = (file: string) =>
     )
   })
 
-layer(makeTestServer({ rateLimit: DEFAULT_RATE_LIMIT_POLICY }), { excludeTestServices: true })("redocly lint", (it) => {
+layer(makeTestServer({ rateLimit: Gcra.DEFAULT_POLICY }), { excludeTestServices: true })("redocly lint", (it) => {
   for (const path of ["/v2/openapi.json", "/api/openapi.json"]) {
     it.effect(`${path} is clean`, () =>
       Effect.gen(function*() {

@@ -1,18 +1,19 @@
 /** Insights for the HTTP tests, upserted through core as a detector would, and a client for their routes. */
-import { Actor, Insights, InsightUpsert, type OrganizationId } from "@costline/core"
+import { Actor, Insight, Insights } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { Effect } from "effect"
 import { call, type CallOptions } from "./TestServer.js"
 
 export const upsertInsight = (
-  organizationId: OrganizationId,
+  organizationId: Ids.OrganizationId,
   resourceId: string,
-  change: Partial<ConstructorParameters<typeof InsightUpsert>[0]> = {}
+  change: Partial<ConstructorParameters<typeof Insight.InsightUpsert>[0]> = {}
 ) =>
-  Effect.flatMap(Insights, (insights) =>
+  Effect.flatMap(Insights.Insights, (insights) =>
     insights.upsert(
-      Actor.system(),
+      Actor.Actor.system(),
       organizationId,
-      new InsightUpsert({
+      new Insight.InsightUpsert({
         insight_type: "warehouse_idle",
         resource_type: "warehouse",
         resource_id: resourceId,

@@ -4,18 +4,8 @@
  */
 import { HttpServer } from "@effect/platform"
 import { CodeChangesDeterministic, QueryAnalyzerLive } from "@costline/analysis"
-import {
-  type Access,
-  Actor,
-  ApiKeys,
-  CoreWithSecretsLive,
-  type OrganizationId,
-  Organizations,
-  type Repositories,
-  type Role,
-  Sessions,
-  Users
-} from "@costline/core"
+import { Actor, ApiKeys, Core, Organizations, Sessions, Users } from "@costline/core"
+import type { Identity, Ids } from "@costline/core"
 import { contractSecrets } from "@costline/store-contract"
 import { serve, type ServeOptions } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
@@ -23,7 +13,7 @@ import { Effect, Layer, TestClock, TestContext } from "effect"
 import { randomUUID } from "node:crypto"
 
 export const makeTestServer = (
-  options: Omit<ServeOptions<unknown>, "store" | "port"> & { readonly store?: Layer.Layer<Repositories, unknown> } = {}
+  options: Omit<ServeOptions<unknown>, "store" | "port"> & { readonly store?: Layer.Layer<Core.Repositories, unknown> } = {}
 ) => {
   const store = options.store ?? SqliteStore.layer({ filename: ":memory:" })
   // Never the environment's: a developer's COSTLINE_* settings must not change what tests see.
@@ -33,7 +23,7 @@ export const makeTestServer = (
     // No rate limit unless a test asks: a burst of test requests on one key must not meet 429s.
     // Nor a failed-authentication limit: the tests of bad credentials all come from 127.0.0.1.
     serve({ accessLog: false, rateLimit: false, authFailureLimit: false, ...options, port: 0, store, secrets, analysis }),
-    CoreWithSecretsLive.pipe(Layer.provide(store), Layer.provide(secrets))
+    Core.layerWithSecrets.pipe(Layer.provide(store), Layer.provide(secrets))
   )
 }
 
@@ -83,22 +73,22 @@ export const call = (method: string, path: string, options: CallOptions = {}) =>
 
 /** A fresh organization with an admin API key; more credentials on demand. */
 export const seedTenant = Effect.gen(function*() {
-  const organizations = yield* Organizations
-  const apiKeys = yield* ApiKeys
-  const users = yield* Users
-  const sessions = yield* Sessions
-  const id = `org-${randomUUID().slice(0, 8)}` as OrganizationId
+  const organizations = yield* Organizations.Organizations
+  const apiKeys = yield* ApiKeys.ApiKeys
+  const users = yield* Users.Users
+  const sessions = yield* Sessions.Sessions
+  const id = `org-${randomUUID().slice(0, 8)}` as Ids.OrganizationId
   yield* organizations.create({ id, name: id })
 
-  const apiKey = (access: Access, scopes: ReadonlyArray<string> = ["*"]) =>
+  const apiKey = (access: Identity.Access, scopes: ReadonlyArray<string> = ["*"]) =>
     Effect.map(
-      apiKeys.create(Actor.system(), id, { name: `${access}-${randomUUID().slice(0, 4)}`, access, scopes }),
+      apiKeys.create(Actor.Actor.system(), id, { name: `${access}-${randomUUID().slice(0, 4)}`, access, scopes }),
       ({ token }) => token
     )
-  const userSession = (role: Role) =>
+  const userSession = (role: Identity.Role) =>
     Effect.gen(function*() {
       const email = `${role}-${randomUUID().slice(0, 6)}@example.com`
-      yield* users.add(Actor.system(), id, { email, role })
+      yield* users.add(Actor.Actor.system(), id, { email, role })
       const { token } = yield* sessions.create(id, email)
       return { email, token }
     })

@@ -1,14 +1,7 @@
 /** The access policy on its own: what it reads from an API definition and how it enforces it. */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, HttpRouter, HttpServerRequest } from "@effect/platform"
-import {
-  type AuditEntry,
-  Authorization,
-  Forbidden,
-  type OrganizationId,
-  type Principal,
-  type UserId,
-  type SessionId
-} from "@costline/core"
+import { Authorization, Errors } from "@costline/core"
+import type { Audit, Identity, Ids } from "@costline/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option, Ref, Schema } from "effect"
 import { Access, Requires } from "../../src/api/Access.js"
@@ -27,28 +20,28 @@ class TestApi extends HttpApi.make("test").add(
     .add(HttpApiEndpoint.del("forgotten", "/forgotten"))
 ) {}
 
-const viewer: Principal = {
+const viewer: Identity.Principal = {
   _tag: "User",
-  organizationId: "org-1" as OrganizationId,
-  userId: "00000000-0000-4000-8000-000000000001" as UserId,
+  organizationId: "org-1" as Ids.OrganizationId,
+  userId: "00000000-0000-4000-8000-000000000001" as Ids.UserId,
   email: "viewer@example.com",
-  sessionId: "00000000-0000-4000-8000-000000000002" as SessionId,
+  sessionId: "00000000-0000-4000-8000-000000000002" as Ids.SessionId,
   roles: ["viewer"]
 }
 
 /** Authorization as core's: refuses, and remembers the attempt it would audit. */
-const recordingAuthorization = (attempts: Ref.Ref<ReadonlyArray<AuditEntry | undefined>>) =>
-  Layer.succeed(Authorization, Authorization.of({
+const recordingAuthorization = (attempts: Ref.Ref<ReadonlyArray<Audit.AuditEntry | undefined>>) =>
+  Layer.succeed(Authorization.Authorization, Authorization.Authorization.of({
     require: (_principal, permission, attempted) =>
       Ref.update(attempts, (all) => [...all, attempted?.entry]).pipe(
-        Effect.zipRight(Effect.fail(new Forbidden({ message: `not allowed to ${permission.action} ${permission.area}` })))
+        Effect.zipRight(Effect.fail(new Errors.Forbidden({ message: `not allowed to ${permission.action} ${permission.area}` })))
       )
   }))
 
 /** Runs the policy as the router would for a request to `method path` with `params` and `body`. */
 const enforce = (method: "GET" | "PATCH" | "DELETE", path: string, params: Record<string, string>, body?: string) =>
   Effect.gen(function*() {
-    const attempts = yield* Ref.make<ReadonlyArray<AuditEntry | undefined>>([])
+    const attempts = yield* Ref.make<ReadonlyArray<Audit.AuditEntry | undefined>>([])
     const requirePermission = yield* AccessPolicy.make(TestApi).pipe(Effect.provide(recordingAuthorization(attempts)))
     const route = HttpRouter.makeRoute(method, path as HttpRouter.PathInput, Effect.die("unused"))
     const request = HttpServerRequest.fromWeb(

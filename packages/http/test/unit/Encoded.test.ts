@@ -1,5 +1,5 @@
 /** The hand-written encoders of the hot responses equal `Schema.encode` of the declared schemas. */
-import { AuditRecord, Insight } from "@costline/core"
+import { Audit, Insight } from "@costline/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck, Schema } from "effect"
 import { AuditLogPage, AuditRecordV2 } from "../../src/api/audit/Api.js"
@@ -34,7 +34,7 @@ const samePage = <A>(item: Schema.Schema<A, any>, page: Schema.Schema<any, any>,
 describe("Encoded", () => {
   it("auditRecord is Schema.encode of the exported record (no organization_id)", () =>
     FastCheck.assert(
-      FastCheck.property(Arbitrary.make(AuditRecord), (record) => {
+      FastCheck.property(Arbitrary.make(Audit.AuditRecord), (record) => {
         sameWire(Encoded.auditRecord(record), Schema.encodeSync(AuditRecordV2)(record))
       }),
       RUNS
@@ -42,13 +42,13 @@ describe("Encoded", () => {
 
   it("insight is Schema.encode(Insight)", () =>
     FastCheck.assert(
-      FastCheck.property(Arbitrary.make(Insight), (insight) => {
-        sameWire(Encoded.insight(insight), Schema.encodeSync(Insight)(insight))
+      FastCheck.property(Arbitrary.make(Insight.Insight), (insight) => {
+        sameWire(Encoded.insight(insight), Schema.encodeSync(Insight.Insight)(insight))
       }),
       RUNS
     ))
 
-  it("an audit page is Schema.encode(AuditLogPage)", () => samePage(AuditRecord, AuditLogPage, Encoded.auditRecord))
+  it("an audit page is Schema.encode(AuditLogPage)", () => samePage(Audit.AuditRecord, AuditLogPage, Encoded.auditRecord))
 
-  it("an insights page is Schema.encode of the list's page schema", () => samePage(Insight, InsightPage, Encoded.insight))
+  it("an insights page is Schema.encode of the list's page schema", () => samePage(Insight.Insight, InsightPage, Encoded.insight))
 })

@@ -5,20 +5,8 @@
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { DateTime, Effect, Either, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import {
-  ApiKey,
-  type ApiKeyId,
-  ApiKeysRepo,
-  Organization,
-  type OrganizationId,
-  OrganizationsRepo,
-  RoleAssignment,
-  type RoleAssignmentId,
-  RoleAssignmentsRepo,
-  User,
-  type UserId,
-  UsersRepo
-} from "@costline/core"
+import { Identity, IdentityRepo, RoleAssignment } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { type ContractServices, freshOrganization } from "../Fixtures.js"
 import { now, uuid } from "./Support.js"
 
@@ -26,9 +14,9 @@ export const identityRepositories = (it: Vitest.MethodsNonLive<ContractServices>
   describe("OrganizationsRepo", () => {
     it.effect("insert, findById and updateSettings round-trip; an unknown id is None; a second insert is AlreadyExists", () =>
       Effect.gen(function*() {
-        const repo = yield* OrganizationsRepo
-        const organization = new Organization({
-          id: `org-${randomUUID()}` as OrganizationId,
+        const repo = yield* IdentityRepo.OrganizationsRepo
+        const organization = new Identity.Organization({
+          id: `org-${randomUUID()}` as Ids.OrganizationId,
           name: "Repository level",
           settings: { idle_hours: 3 },
           created_at: yield* now
@@ -38,7 +26,7 @@ export const identityRepositories = (it: Vitest.MethodsNonLive<ContractServices>
         expect((yield* repo.list).map((stored) => stored.id)).toContain(organization.id)
         yield* repo.updateSettings(organization.id, { idle_hours: 5, nested: { on: true } })
         expect(Option.getOrThrow(yield* repo.findById(organization.id)).settings).toEqual({ idle_hours: 5, nested: { on: true } })
-        expect(yield* repo.findById(`org-${randomUUID()}` as OrganizationId)).toEqual(Option.none())
+        expect(yield* repo.findById(`org-${randomUUID()}` as Ids.OrganizationId)).toEqual(Option.none())
         const again = yield* Effect.either(repo.insert(organization))
         expect(Either.isLeft(again) && again.left._tag).toBe("AlreadyExists")
       }))
@@ -48,8 +36,8 @@ export const identityRepositories = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("insert, find, list, count and delete round-trip, only within the user's organization", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const repo = yield* UsersRepo
-        const user = new User({ id: uuid<UserId>(), organization_id: organization.id, email: "ann@example.com", created_at: yield* now })
+        const repo = yield* IdentityRepo.UsersRepo
+        const user = new Identity.User({ id: uuid<Ids.UserId>(), organization_id: organization.id, email: "ann@example.com", created_at: yield* now })
         yield* repo.insert(user)
         expect(yield* repo.findById(organization.id, user.id)).toEqual(Option.some(user))
         expect(yield* repo.findByEmail(organization.id, "ANN@example.com")).toEqual(Option.some(user))
@@ -61,10 +49,10 @@ export const identityRepositories = (it: Vitest.MethodsNonLive<ContractServices>
         expect(yield* repo.count(other.id)).toBe(0)
         expect(yield* repo.delete(other.id, user.id)).toBe(false)
         // The email is unique per organization, ignoring case; another organization may use it.
-        const twin = new User({ ...user, id: uuid<UserId>(), email: "Ann@Example.com" })
+        const twin = new Identity.User({ ...user, id: uuid<Ids.UserId>(), email: "Ann@Example.com" })
         const refused = yield* Effect.either(repo.insert(twin))
         expect(Either.isLeft(refused) && refused.left._tag).toBe("AlreadyExists")
-        yield* repo.insert(new User({ ...twin, organization_id: other.id }))
+        yield* repo.insert(new Identity.User({ ...twin, organization_id: other.id }))
         expect(yield* repo.delete(organization.id, user.id)).toBe(true)
         expect(yield* repo.findById(organization.id, user.id)).toEqual(Option.none())
         expect(yield* repo.delete(organization.id, user.id)).toBe(false)
@@ -75,10 +63,10 @@ export const identityRepositories = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("insert, find by hash and id, list and revoke round-trip, only within the key's organization", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const repo = yield* ApiKeysRepo
+        const repo = yield* IdentityRepo.ApiKeysRepo
         const at = yield* now
-        const key = new ApiKey({
-          id: uuid<ApiKeyId>(),
+        const key = new Identity.ApiKey({
+          id: uuid<Ids.ApiKeyId>(),
           organization_id: organization.id,
           name: "ci",
           access: "read_only",
@@ -108,11 +96,11 @@ export const identityRepositories = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("insert, find, list and delete round-trip, only within the assignment's organization", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const repo = yield* RoleAssignmentsRepo
+        const repo = yield* IdentityRepo.RoleAssignmentsRepo
         const at = yield* now
         const subject = randomUUID()
-        const assignment = new RoleAssignment({
-          id: uuid<RoleAssignmentId>(),
+        const assignment = new RoleAssignment.RoleAssignment({
+          id: uuid<Ids.RoleAssignmentId>(),
           organization_id: organization.id,
           subject_type: "user",
           subject_id: subject,

@@ -5,28 +5,17 @@
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import {
-  AuditRecord,
-  type AuditRecordId,
-  AuditRepo,
-  Gcra,
-  type InsightId,
-  InsightsRepo,
-  KeyedUsageRepo,
-  mergeUpsert,
-  type OrganizationId,
-  RateLimitRepo,
-  UsageRecordsRepo
-} from "@costline/core"
+import { Audit, AuditRepo, Gcra, InsightsRepo, InsightUpsert, KeyedUsageRepo, RateLimitRepo, UsageRepo } from "@costline/core"
+import type { Ids, Insight } from "@costline/core"
 import { type ContractServices, freshOrganization } from "../Fixtures.js"
 import { idleWarehouse } from "../InsightFixtures.js"
 import { scanAll, usage } from "../UsageFixtures.js"
 import { now, uuid } from "./Support.js"
 
-const auditRecord = (organizationId: OrganizationId, recordId: string) =>
+const auditRecord = (organizationId: Ids.OrganizationId, recordId: string) =>
   Effect.map(now, (at) =>
-    new AuditRecord({
-      id: uuid<AuditRecordId>(),
+    new Audit.AuditRecord({
+      id: uuid<Ids.AuditRecordId>(),
       organization_id: organizationId,
       changed_at: at,
       kind: "resource",
@@ -48,8 +37,8 @@ export const recordRepositories = (it: Vitest.MethodsNonLive<ContractServices>) 
     it.effect("appended records come back in order, after a position, only in their organization", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const repo = yield* AuditRepo
-        const page = (organizationId: OrganizationId, after: string | undefined) =>
+        const repo = yield* AuditRepo.AuditRepo
+        const page = (organizationId: Ids.OrganizationId, after: string | undefined) =>
           repo.page({ organizationId, filters: { table_name_in: ["dashboards"] }, order: "asc", after, limit: 10 })
         const [first, second] = [yield* auditRecord(organization.id, "a"), yield* auditRecord(organization.id, "b")]
         yield* repo.append(first)
@@ -66,18 +55,18 @@ export const recordRepositories = (it: Vitest.MethodsNonLive<ContractServices>) 
     it.effect("an upsert creates, then finds the same key; reads and conditional writes stay in the organization", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const repo = yield* InsightsRepo
+        const repo = yield* InsightsRepo.InsightsRepo
         const at = yield* now
         const input = idleWarehouse(`WH_${randomUUID()}`)
         const key = { insight_type: input.insight_type, resource_id: input.resource_id }
-        const created = yield* repo.upsert(organization.id, key, mergeUpsert(input, { id: uuid<InsightId>(), now: at }))
+        const created = yield* repo.upsert(organization.id, key, InsightUpsert.mergeUpsert(input, { id: uuid<Insight.InsightId>(), now: at }))
         expect(created._tag).toBe("Created")
         const insight = created.insight
         expect(yield* repo.findById(organization.id, insight.id)).toEqual(Option.some(insight))
         expect(yield* repo.findById(other.id, insight.id)).toEqual(Option.none())
-        expect(yield* repo.findById(organization.id, uuid<InsightId>())).toEqual(Option.none())
+        expect(yield* repo.findById(organization.id, uuid<Insight.InsightId>())).toEqual(Option.none())
         // The same key again, unchanged: the stored insight, not a second one.
-        const again = yield* repo.upsert(organization.id, key, mergeUpsert(input, { id: uuid<InsightId>(), now: at }))
+        const again = yield* repo.upsert(organization.id, key, InsightUpsert.mergeUpsert(input, { id: uuid<Insight.InsightId>(), now: at }))
         expect(again).toMatchObject({ _tag: "Unchanged", insight: { id: insight.id } })
 
         const update = {
@@ -102,7 +91,7 @@ export const recordRepositories = (it: Vitest.MethodsNonLive<ContractServices>) 
     it.effect("a published ingestion replaces its keys' records, in its organization only; staged rows are unseen until then", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const repo = yield* KeyedUsageRepo
+        const repo = yield* KeyedUsageRepo.KeyedUsageRepo
         const staged = (organizationId: typeof organization.id, credits: number) =>
           Effect.gen(function*() {
             const ingestionId = randomUUID()
@@ -120,7 +109,7 @@ export const recordRepositories = (it: Vitest.MethodsNonLive<ContractServices>) 
         expect(yield* credits(organization.id)).toEqual([2])
         expect(yield* credits(other.id)).toEqual([7])
         // Plain usage records beside keyed ones are left alone.
-        yield* (yield* UsageRecordsRepo).insert(organization.id, [usage("2024-05-03T00:00:00Z", 5)])
+        yield* (yield* UsageRepo.UsageRecordsRepo).insert(organization.id, [usage("2024-05-03T00:00:00Z", 5)])
         yield* repo.publish(yield* staged(organization.id, 3))
         yield* repo.purgeReplaced
         expect(yield* credits(organization.id)).toEqual([3, 5])
@@ -130,7 +119,7 @@ export const recordRepositories = (it: Vitest.MethodsNonLive<ContractServices>) 
   describe("RateLimitRepo", () => {
     it.effect("takes a burst per key, then refuses; keys do not share state", () =>
       Effect.gen(function*() {
-        const repo = yield* RateLimitRepo
+        const repo = yield* RateLimitRepo.RateLimitRepo
         const rule = Gcra.parameters({ requestsPerSecond: 1, burst: 2 })
         const [key, other] = [`repo-level:${randomUUID()}`, `repo-level:${randomUUID()}`]
         const nowMs = Date.UTC(2024, 4, 1)

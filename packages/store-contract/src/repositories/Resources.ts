@@ -1,7 +1,7 @@
 /** Repository level: TicketLinksRepo and DwAccountsRepo, directly, without core's services. */
 import { describe, expect, type Vitest } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { DwAccount, type DwAccountId, DwAccountsRepo, TicketLink, type TicketLinkId, TicketLinksRepo } from "@costline/core"
+import { DwAccount, DwAccountsRepo, TicketLink, TicketLinksRepo } from "@costline/core"
 import { type ContractServices, freshOrganization } from "../Fixtures.js"
 import { now, uuid } from "./Support.js"
 
@@ -10,9 +10,9 @@ export const resourceRepositories = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("insert, findById and listByItem round-trip, only within the link's organization; a duplicate is AlreadyExists", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const repo = yield* TicketLinksRepo
-        const link = new TicketLink({
-          id: uuid<TicketLinkId>(),
+        const repo = yield* TicketLinksRepo.TicketLinksRepo
+        const link = new TicketLink.TicketLink({
+          id: uuid<TicketLink.TicketLinkId>(),
           organization_id: organization.id,
           item_type: "team",
           item_id: "team-1",
@@ -26,11 +26,11 @@ export const resourceRepositories = (it: Vitest.MethodsNonLive<ContractServices>
         yield* repo.insert(link)
         expect(yield* repo.findById(organization.id, link.id)).toEqual(Option.some(link))
         expect(yield* repo.findById(other.id, link.id)).toEqual(Option.none())
-        expect(yield* repo.findById(organization.id, uuid<TicketLinkId>())).toEqual(Option.none())
+        expect(yield* repo.findById(organization.id, uuid<TicketLink.TicketLinkId>())).toEqual(Option.none())
         const item = { organizationId: organization.id, itemType: "team", itemId: "team-1" } as const
         expect(yield* repo.listByItem(item, { limit: 10 })).toEqual([link])
         expect(yield* repo.listByItem({ ...item, organizationId: other.id }, { limit: 10 })).toEqual([])
-        const duplicate = yield* Effect.either(repo.insert(new TicketLink({ ...link, id: uuid<TicketLinkId>() })))
+        const duplicate = yield* Effect.either(repo.insert(new TicketLink.TicketLink({ ...link, id: uuid<TicketLink.TicketLinkId>() })))
         expect(Either.isLeft(duplicate) && duplicate.left._tag).toBe("AlreadyExists")
       }))
   })
@@ -39,10 +39,10 @@ export const resourceRepositories = (it: Vitest.MethodsNonLive<ContractServices>
     it.effect("insert, findById and a compare-and-set update round-trip, only within the account's organization", () =>
       Effect.gen(function*() {
         const [organization, other] = [yield* freshOrganization, yield* freshOrganization]
-        const repo = yield* DwAccountsRepo
+        const repo = yield* DwAccountsRepo.DwAccountsRepo
         const at = yield* now
-        const account = new DwAccount({
-          id: uuid<DwAccountId>(),
+        const account = new DwAccount.DwAccount({
+          id: uuid<DwAccount.DwAccountId>(),
           organization_id: organization.id,
           name: "prod",
           authentication_method: "key_pair",
@@ -57,13 +57,13 @@ export const resourceRepositories = (it: Vitest.MethodsNonLive<ContractServices>
         expect(yield* repo.findById(organization.id, account.id)).toEqual(Option.some(account))
         expect(yield* repo.findById(other.id, account.id)).toEqual(Option.none())
         expect(yield* repo.findCredentials(organization.id, account.id)).toEqual(Option.none())
-        const renamed = new DwAccount({ ...account, name: "production", username: "LOADER", etag: "etag-2" })
+        const renamed = new DwAccount.DwAccount({ ...account, name: "production", username: "LOADER", etag: "etag-2" })
         expect(yield* repo.update(renamed, { expectedEtag: "stale" })).toBe(false)
-        expect(yield* repo.update(new DwAccount({ ...renamed, organization_id: other.id }), { expectedEtag: account.etag })).toBe(false)
+        expect(yield* repo.update(new DwAccount.DwAccount({ ...renamed, organization_id: other.id }), { expectedEtag: account.etag })).toBe(false)
         expect(yield* repo.findById(organization.id, account.id)).toEqual(Option.some(account))
         expect(yield* repo.update(renamed, { expectedEtag: account.etag })).toBe(true)
         expect(yield* repo.findById(organization.id, account.id)).toEqual(Option.some(renamed))
-        expect(yield* repo.update(new DwAccount({ ...account, id: uuid<DwAccountId>() }), { expectedEtag: account.etag })).toBe(false)
+        expect(yield* repo.update(new DwAccount.DwAccount({ ...account, id: uuid<DwAccount.DwAccountId>() }), { expectedEtag: account.etag })).toBe(false)
       }))
   })
 }

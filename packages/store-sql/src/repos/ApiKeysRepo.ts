@@ -1,12 +1,12 @@
 /** API keys, stored with the SHA-256 hash of their token (never the token). */
-import { ApiKey, ApiKeysRepo } from "@costline/core"
+import { Identity, IdentityRepo } from "@costline/core"
 import { Effect, Layer } from "effect"
 import { isoText, isoTextOrNull, jsonText, TrustedColumn, trustedRow } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
 
 /** Read on every authenticated request, written only here from validated keys: not re-validated. */
 const toApiKey = trustedRow(
-  ApiKey.fields,
+  Identity.ApiKey.fields,
   {
     scopes: TrustedColumn.json,
     created_at: TrustedColumn.dateTime,
@@ -14,7 +14,7 @@ const toApiKey = trustedRow(
     revoked_at: TrustedColumn.nullableDateTime,
     last_used_at: TrustedColumn.nullableDateTime
   },
-  (props) => new ApiKey(props, { disableValidation: true })
+  (props) => new Identity.ApiKey(props, { disableValidation: true })
 )
 
 export const make = Effect.gen(function*() {
@@ -22,7 +22,7 @@ export const make = Effect.gen(function*() {
   const apiKeys = trustedReader(toApiKey)
   const columns = sql.literal("id, organization_id, name, access, scopes, prefix, created_at, expires_at, revoked_at, last_used_at")
 
-  return ApiKeysRepo.of({
+  return IdentityRepo.ApiKeysRepo.of({
     // The hash is random and unique by construction: a collision would be a bug, hence no AlreadyExists.
     insert: (key, tokenHash) =>
       write(
@@ -67,4 +67,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(ApiKeysRepo, make)
+export const layer = Layer.effect(IdentityRepo.ApiKeysRepo, make)

@@ -1,5 +1,5 @@
 /** The export filters of GET /v2/audit-logs as SQL conditions, identical on both dialects. */
-import type { AuditFilters } from "@costline/core"
+import type { Audit } from "@costline/core"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
 import { isoText } from "../Columns.js"
@@ -15,7 +15,7 @@ export const likePattern = (pattern: string): string => {
   return trailing % 2 === 1 ? `${pattern}\\` : pattern
 }
 
-export const auditFilterConditions = (sql: SqlClient, filters: AuditFilters): Array<Fragment> => {
+export const auditFilterConditions = (sql: SqlClient, filters: Audit.AuditFilters): Array<Fragment> => {
   const when = (present: boolean, condition: () => Fragment) => (present ? [condition()] : [])
   const within = (column: string, values: Values) =>
     when(values !== undefined && values.length > 0, () => sql`${sql(column)} IN ${sql.in(values!)}`)

@@ -2,7 +2,7 @@
  * The audit log on SQL: appended inside the caller's transaction, read in the dialect's commit
  * order (see `AuditOrdering`), filtered by the export's conditions.
  */
-import { AuditRecord, AuditRepo } from "@costline/core"
+import { Audit, AuditRepo } from "@costline/core"
 import { Effect, Layer } from "effect"
 import { isoText, jsonText, TrustedColumn, trustedRow } from "../Columns.js"
 import { auditFilterConditions } from "./AuditFilters.js"
@@ -10,15 +10,15 @@ import { RepoContext } from "./RepoContext.js"
 
 /** Audit rows are only ever appended here, from validated records: read without re-validating. */
 const toRecord = trustedRow(
-  AuditRecord.fields,
+  Audit.AuditRecord.fields,
   { changed_at: TrustedColumn.dateTime, old_values: TrustedColumn.json, new_values: TrustedColumn.json },
-  (props) => new AuditRecord(props, { disableValidation: true })
+  (props) => new Audit.AuditRecord(props, { disableValidation: true })
 )
 
-const valuesText = (values: AuditRecord["old_values"]) => (values === null ? null : jsonText(values))
+const valuesText = (values: Audit.AuditRecord["old_values"]) => (values === null ? null : jsonText(values))
 
 /** The row of a record as appended (the store adds its order); a staged import writes the same. */
-export const auditRow = (record: AuditRecord) => ({
+export const auditRow = (record: Audit.AuditRecord) => ({
   id: record.id,
   organization_id: record.organization_id,
   changed_at: isoText(record.changed_at),
@@ -45,7 +45,7 @@ export const make = Effect.gen(function*() {
   const ordering = dialect.audit
   const columns = sql.literal(AUDIT_COLUMNS)
 
-  return AuditRepo.of({
+  return AuditRepo.AuditRepo.of({
     append: (record) =>
       write(
         sql`INSERT INTO audit_records ${sql.insert(auditRow(record))}`.pipe(Effect.asVoid, errors.orUnavailable)
@@ -69,4 +69,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(AuditRepo, make)
+export const layer = Layer.effect(AuditRepo.AuditRepo, make)

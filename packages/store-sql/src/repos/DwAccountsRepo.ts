@@ -2,28 +2,28 @@
  * Warehouse accounts. The sealed private key lives in its own column, `sealed_private_key`, which
  * only `findCredentials` reads; updates are compare-and-set on the stored etag.
  */
-import { DwAccount, DwAccountsRepo, type SealedCredentials, SealedSecret } from "@costline/core"
+import { DwAccount, DwAccountsRepo, Envelope } from "@costline/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { DbDateTime, dbJson, isoText, isoTextOrNull, jsonText } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
 
 const DwAccountRow = Schema.Struct({
-  ...DwAccount.fields,
+  ...DwAccount.DwAccount.fields,
   credentials_updated_at: Schema.NullOr(DbDateTime),
   created_at: DbDateTime,
   updated_at: DbDateTime
 })
 
-const SealedRow = Schema.Struct({ sealed_private_key: Schema.NullOr(dbJson(SealedSecret)) })
+const SealedRow = Schema.Struct({ sealed_private_key: Schema.NullOr(dbJson(Envelope.SealedSecret)) })
 
 const SealedCredentialsRow = Schema.Struct({
-  organization_id: DwAccount.fields.organization_id,
-  id: DwAccount.fields.id,
-  sealed_private_key: dbJson(SealedSecret)
+  organization_id: DwAccount.DwAccount.fields.organization_id,
+  id: DwAccount.DwAccount.fields.id,
+  sealed_private_key: dbJson(Envelope.SealedSecret)
 })
 
 /** The columns every write sets from the account; the key column only when a key is given. */
-const accountColumns = (account: DwAccount) => ({
+const accountColumns = (account: DwAccount.DwAccount) => ({
   name: account.name,
   authentication_method: account.authentication_method,
   username: account.username,
@@ -33,22 +33,22 @@ const accountColumns = (account: DwAccount) => ({
   etag: account.etag
 })
 
-const sealedColumn = (sealed: SealedSecret) => ({ sealed_private_key: jsonText(Schema.encodeSync(SealedSecret)(sealed)) })
+const sealedColumn = (sealed: Envelope.SealedSecret) => ({ sealed_private_key: jsonText(Schema.encodeSync(Envelope.SealedSecret)(sealed)) })
 
 export const make = Effect.gen(function*() {
   const { errors, reader, sql, write } = yield* RepoContext
-  const accounts = reader(DwAccountRow, (row) => new DwAccount(row))
+  const accounts = reader(DwAccountRow, (row) => new DwAccount.DwAccount(row))
   const sealedKeys = reader(SealedRow, (row) => Option.fromNullable(row.sealed_private_key))
   const sealedCredentials = reader(
     SealedCredentialsRow,
-    (row): SealedCredentials => ({ organization_id: row.organization_id, id: row.id, sealed: row.sealed_private_key })
+    (row): DwAccountsRepo.SealedCredentials => ({ organization_id: row.organization_id, id: row.id, sealed: row.sealed_private_key })
   )
   const columns = sql.literal(
     "id, organization_id, name, authentication_method, username, public_key_fingerprint, " +
       "credentials_updated_at, created_at, updated_at, etag"
   )
 
-  return DwAccountsRepo.of({
+  return DwAccountsRepo.DwAccountsRepo.of({
     insert: (account) =>
       write(
         sql`INSERT INTO dw_accounts ${
@@ -97,4 +97,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(DwAccountsRepo, make)
+export const layer = Layer.effect(DwAccountsRepo.DwAccountsRepo, make)

@@ -4,7 +4,7 @@
  * `order_by`, then by every dimension ascending, so the cut at `limit` is stable; NULL sorts as
  * the smallest value on both databases.
  */
-import type { InsightDimension, InsightMeasure, InsightQuery, InsightQueryRow, OrganizationId } from "@costline/core"
+import type { Ids, Insight } from "@costline/core"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
@@ -13,7 +13,7 @@ import { DbBoolean } from "../Columns.js"
 import type { SqlValue } from "../SqlDialect.js"
 import { insightFilterConditions } from "./InsightFilters.js"
 
-type Field = InsightDimension | InsightMeasure
+type Field = Insight.InsightDimension | Insight.InsightMeasure
 
 /** The UTC day or month of `create_time` as `YYYY-MM-DD` / `YYYY-MM`. SQLite stores it as ISO text. */
 const createTimePrefix = (sql: SqlClient, format: "YYYY-MM-DD" | "YYYY-MM"): Fragment =>
@@ -22,7 +22,7 @@ const createTimePrefix = (sql: SqlClient, format: "YYYY-MM-DD" | "YYYY-MM"): Fra
     orElse: () => sql.literal(`substr(create_time, 1, ${format.length})`)
   })
 
-const dimensionExpression = (sql: SqlClient, dimension: InsightDimension): Fragment => {
+const dimensionExpression = (sql: SqlClient, dimension: Insight.InsightDimension): Fragment => {
   switch (dimension) {
     case "create_day":
       return createTimePrefix(sql, "YYYY-MM-DD")
@@ -33,7 +33,7 @@ const dimensionExpression = (sql: SqlClient, dimension: InsightDimension): Fragm
   }
 }
 
-const MEASURES: Record<InsightMeasure, string> = {
+const MEASURES: Record<Insight.InsightMeasure, string> = {
   count: "COUNT(*)",
   potential_savings_sum: "SUM(potential_savings)",
   potential_savings_avg: "AVG(potential_savings)",
@@ -83,9 +83,9 @@ const direction = (order: "asc" | "desc") => (order === "asc" ? "ASC NULLS FIRST
 export const aggregate = (
   sql: SqlClient,
   boolean: (value: boolean) => SqlValue,
-  organizationId: OrganizationId,
-  query: InsightQuery
-): Effect.Effect<ReadonlyArray<InsightQueryRow>, SqlError> => {
+  organizationId: Ids.OrganizationId,
+  query: Insight.InsightQuery
+): Effect.Effect<ReadonlyArray<Insight.InsightQueryRow>, SqlError> => {
   const selected = [
     ...query.dimensions.map((dimension) => sql`${dimensionExpression(sql, dimension)} AS ${sql(dimension)}`),
     ...query.measures.map((measure) => sql`${sql.literal(MEASURES[measure])} AS ${sql(measure)}`)

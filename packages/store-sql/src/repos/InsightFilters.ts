@@ -3,7 +3,7 @@
  * both dialects. Every present filter must hold; a bound on a time that is still null (never
  * viewed) does not hold.
  */
-import type { InsightFilters } from "@costline/core"
+import type { Insight } from "@costline/core"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
 import type { DateTime } from "effect"
@@ -13,7 +13,7 @@ import type { SqlValue } from "../SqlDialect.js"
 export const insightFilterConditions = (
   sql: SqlClient,
   boolean: (value: boolean) => SqlValue,
-  filters: InsightFilters
+  filters: Insight.InsightFilters
 ): Array<Fragment> => {
   const conditions: Array<Fragment> = []
   const within = (column: string, values: ReadonlyArray<string> | undefined) => {

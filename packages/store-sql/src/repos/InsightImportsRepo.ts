@@ -4,13 +4,8 @@
  * statements (mark the conflicts, append the audit records in line order, upsert the insights),
  * so its transaction is short whatever the file's size, a few milliseconds per thousand insights.
  */
-import {
-  type CurrentInsight,
-  InsightImportsRepo,
-  type OrganizationId,
-  type StagedInsight,
-  type StoreUnavailable
-} from "@costline/core"
+import { InsightImportsRepo } from "@costline/core"
+import type { Errors, Ids } from "@costline/core"
 import { Effect, Layer, Option } from "effect"
 import { isoText } from "../Columns.js"
 import { AUDIT_COLUMNS, auditRow } from "./AuditRepo.js"
@@ -55,7 +50,7 @@ export const make = Effect.gen(function*() {
     "NULL AS first_viewed_by, NULL AS last_viewed_by, NULL AS first_viewed_at, NULL AS last_viewed_at, 0 AS view_count"
   )
 
-  const stagedRow = (organizationId: OrganizationId, importId: string, { base, insight }: StagedInsight) => ({
+  const stagedRow = (organizationId: Ids.OrganizationId, importId: string, { base, insight }: InsightImportsRepo.StagedInsight) => ({
     import_id: importId,
     base_etag: Option.getOrNull(base),
     ...newInsightRow(dialect.boolean, organizationId, insight)
@@ -73,11 +68,11 @@ export const make = Effect.gen(function*() {
     table: "staged_insights" | "staged_insight_audit",
     key: string,
     importId: string
-  ): Effect.Effect<void, StoreUnavailable> =>
+  ): Effect.Effect<void, Errors.StoreUnavailable> =>
     Effect.flatMap(discardBatch(table, key, importId), (more) =>
       more ? Effect.zipRight(leaveLockFree, discardAll(table, key, importId)) : Effect.void)
 
-  return InsightImportsRepo.of({
+  return InsightImportsRepo.InsightImportsRepo.of({
     begin: (organizationId, importId, now) =>
       write(
         sql`INSERT INTO insight_imports (id, organization_id, started_at, heartbeat_at)
@@ -93,7 +88,7 @@ export const make = Effect.gen(function*() {
           resources.add(key.resource_id)
           byType.set(key.insight_type, resources)
         }
-        const found: Array<CurrentInsight> = []
+        const found: Array<InsightImportsRepo.CurrentInsight> = []
         for (const [type, resources] of byType) {
           const resourceIds = [...resources]
           const mine = yield* staged.all(
@@ -182,4 +177,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(InsightImportsRepo, make)
+export const layer = Layer.effect(InsightImportsRepo.InsightImportsRepo, make)

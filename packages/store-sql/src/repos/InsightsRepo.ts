@@ -3,16 +3,8 @@
  * server instances over one database: the ETag compare-and-set is one UPDATE, the once-a-day view
  * rule a unique key on `insight_views`, the upsert a transaction that holds the key's row.
  */
-import {
-  ConditionalUpdateResult,
-  Insight,
-  type InsightKey,
-  InsightsRepo,
-  type OrganizationId,
-  type StoreUnavailable,
-  UpsertResult,
-  ViewResult
-} from "@costline/core"
+import { Insight, InsightsRepo } from "@costline/core"
+import type { Errors, Ids } from "@costline/core"
 import { Effect, Layer, Option } from "effect"
 import { isoText, jsonText, TrustedColumn, trustedRow } from "../Columns.js"
 import { aggregate } from "./InsightAggregate.js"
@@ -22,7 +14,7 @@ import { RepoContext } from "./RepoContext.js"
 
 /** Insight rows are only written here (and by a staged import), from validated insights: read without re-validating. */
 export const toInsight = trustedRow(
-  Insight.fields,
+  Insight.Insight.fields,
   {
     is_current: TrustedColumn.boolean,
     details: TrustedColumn.json,
@@ -32,7 +24,7 @@ export const toInsight = trustedRow(
     last_viewed_at: TrustedColumn.nullableDateTime,
     view_count: TrustedColumn.integer
   },
-  (props) => new Insight(props, { disableValidation: true })
+  (props) => new Insight.Insight(props, { disableValidation: true })
 )
 
 export const COLUMNS = "id, insight_type, title, description, status, assignee, is_current, severity, resource_type, " +
@@ -40,7 +32,7 @@ export const COLUMNS = "id, insight_type, title, description, status, assignee, 
   "last_viewed_by, first_viewed_at, last_viewed_at, view_count, etag"
 
 /** The columns a detector or an import owns. */
-export const detectorValues = (boolean: (flag: boolean) => SqlValue, insight: Insight) => ({
+export const detectorValues = (boolean: (flag: boolean) => SqlValue, insight: Insight.Insight) => ({
   title: insight.title,
   description: insight.description,
   severity: insight.severity,
@@ -53,7 +45,7 @@ export const detectorValues = (boolean: (flag: boolean) => SqlValue, insight: In
 })
 
 /** A new insight's row (its views are the columns' defaults: none). */
-export const newInsightRow = (boolean: (flag: boolean) => SqlValue, organizationId: OrganizationId, insight: Insight) => ({
+export const newInsightRow = (boolean: (flag: boolean) => SqlValue, organizationId: Ids.OrganizationId, insight: Insight.Insight) => ({
   id: insight.id,
   organization_id: organizationId,
   insight_type: insight.insight_type,
@@ -73,7 +65,7 @@ export const make = Effect.gen(function*() {
   // SQLite's BEGIN IMMEDIATE already holds the whole database; Postgres locks the row.
   const lockRow = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })
 
-  const findByKey = (organizationId: OrganizationId, key: InsightKey) =>
+  const findByKey = (organizationId: Ids.OrganizationId, key: InsightsRepo.InsightKey) =>
     insights.first(
       sql`SELECT ${columns} FROM insights
           WHERE organization_id = ${organizationId} AND insight_type = ${key.insight_type}
@@ -82,48 +74,48 @@ export const make = Effect.gen(function*() {
     )
 
   /** Inserts unless another transaction created the key first; true when this one did. */
-  const insertNew = (organizationId: OrganizationId, insight: Insight) =>
+  const insertNew = (organizationId: Ids.OrganizationId, insight: Insight.Insight) =>
     sql`INSERT INTO insights ${sql.insert({ ...newInsightRow(dialect.boolean, organizationId, insight), view_count: insight.view_count })}
     ON CONFLICT (organization_id, insight_type, resource_id) DO NOTHING
     RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), errors.orUnavailable)
 
-  const replaceContent = (organizationId: OrganizationId, insight: Insight) =>
+  const replaceContent = (organizationId: Ids.OrganizationId, insight: Insight.Insight) =>
     sql`UPDATE insights SET ${
       sql.update({ ...detectorValues(dialect.boolean, insight), etag: insight.etag, update_time: isoText(insight.update_time) })
     }
     WHERE organization_id = ${organizationId} AND id = ${insight.id}`.pipe(errors.orUnavailable)
 
-  const upsert: InsightsRepo["Type"]["upsert"] = (organizationId, key, merge) => {
-    const apply = (existing: Option.Option<Insight>): Effect.Effect<UpsertResult, StoreUnavailable> => {
+  const upsert: InsightsRepo.InsightsRepo["Type"]["upsert"] = (organizationId, key, merge) => {
+    const apply = (existing: Option.Option<Insight.Insight>): Effect.Effect<InsightsRepo.UpsertResult, Errors.StoreUnavailable> => {
       const merged = merge(existing)
       if (Option.isNone(merged)) {
         return Option.match(existing, {
           onNone: () => Effect.dieMessage("an upsert merge returned nothing for a new insight"),
-          onSome: (insight) => Effect.succeed(UpsertResult.Unchanged({ insight }))
+          onSome: (insight) => Effect.succeed(InsightsRepo.UpsertResult.Unchanged({ insight }))
         })
       }
       const insight = merged.value
       if (Option.isSome(existing)) {
-        return Effect.as(replaceContent(organizationId, insight), UpsertResult.Updated({ before: existing.value, insight }))
+        return Effect.as(replaceContent(organizationId, insight), InsightsRepo.UpsertResult.Updated({ before: existing.value, insight }))
       }
       // When another transaction created the key first, its row is read (and locked) and merged into.
       return Effect.flatMap(insertNew(organizationId, insight), (created) =>
         created
-          ? Effect.succeed(UpsertResult.Created({ insight }))
+          ? Effect.succeed(InsightsRepo.UpsertResult.Created({ insight }))
           : Effect.flatMap(findByKey(organizationId, key), apply))
     }
     return write(Effect.flatMap(findByKey(organizationId, key), apply))
   }
 
-  const findById = (organizationId: OrganizationId, id: Insight["id"]) =>
+  const findById = (organizationId: Ids.OrganizationId, id: Insight.Insight["id"]) =>
     insights.first(sql`SELECT ${columns} FROM insights WHERE organization_id = ${organizationId} AND id = ${id}`)
 
-  const lockById = (organizationId: OrganizationId, id: Insight["id"]) =>
+  const lockById = (organizationId: Ids.OrganizationId, id: Insight.Insight["id"]) =>
     insights.first(
       sql`SELECT ${columns} FROM insights WHERE organization_id = ${organizationId} AND id = ${id} ${lockRow}`
     )
 
-  const list: InsightsRepo["Type"]["list"] = ({ filters, organizationId, sortBy, sortOrder, window }) => {
+  const list: InsightsRepo.InsightsRepo["Type"]["list"] = ({ filters, organizationId, sortBy, sortOrder, window }) => {
     const sortColumn = sql(sortBy)
     const keyset = window.after === undefined
       ? []
@@ -141,7 +133,7 @@ export const make = Effect.gen(function*() {
     )
   }
 
-  const updateIfEtag: InsightsRepo["Type"]["updateIfEtag"] = (update) =>
+  const updateIfEtag: InsightsRepo.InsightsRepo["Type"]["updateIfEtag"] = (update) =>
     write(Effect.gen(function*() {
       const updated = yield* insights.first(
         sql`UPDATE insights SET ${
@@ -155,14 +147,14 @@ export const make = Effect.gen(function*() {
         WHERE organization_id = ${update.organizationId} AND id = ${update.id} AND etag = ${update.expectedEtag}
         RETURNING ${columns}`
       )
-      if (Option.isSome(updated)) return ConditionalUpdateResult.Updated({ insight: updated.value })
+      if (Option.isSome(updated)) return InsightsRepo.ConditionalUpdateResult.Updated({ insight: updated.value })
       return Option.match(yield* findById(update.organizationId, update.id), {
-        onNone: () => ConditionalUpdateResult.NotFound(),
-        onSome: (current) => ConditionalUpdateResult.Stale({ current })
+        onNone: () => InsightsRepo.ConditionalUpdateResult.NotFound(),
+        onSome: (current) => InsightsRepo.ConditionalUpdateResult.Stale({ current })
       })
     }))
 
-  const recordView: InsightsRepo["Type"]["recordView"] = (view) =>
+  const recordView: InsightsRepo.InsightsRepo["Type"]["recordView"] = (view) =>
     write(Effect.gen(function*() {
       // The unique key (insight, viewer, day) admits one row per day however many calls race.
       const inserted = yield* sql`
@@ -184,10 +176,10 @@ export const make = Effect.gen(function*() {
           last_viewed_at = CASE WHEN ${isLast} THEN ${at} ELSE last_viewed_at END
         WHERE organization_id = ${view.organizationId} AND id = ${view.insightId}
         RETURNING id`.pipe(errors.orUnavailable)
-      return updated.length === 0 ? ViewResult.NotFound() : ViewResult.Recorded({ counted: inserted.length > 0 })
+      return updated.length === 0 ? InsightsRepo.ViewResult.NotFound() : InsightsRepo.ViewResult.Recorded({ counted: inserted.length > 0 })
     }))
 
-  return InsightsRepo.of({
+  return InsightsRepo.InsightsRepo.of({
     upsert,
     findById,
     lockById,
@@ -199,4 +191,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(InsightsRepo, make)
+export const layer = Layer.effect(InsightsRepo.InsightsRepo, make)

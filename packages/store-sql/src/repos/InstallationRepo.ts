@@ -2,7 +2,7 @@
  * The installation's cursor secret: generated once per database, so every instance over one
  * store signs page tokens alike. Creation is race-free (insert-if-absent, then read back).
  */
-import { InstallationRepo } from "@costline/core"
+import { Installation } from "@costline/core"
 import { Effect, Layer, Option, Ref, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { RepoContext } from "./RepoContext.js"
@@ -34,7 +34,7 @@ export const make = Effect.gen(function*() {
       onNone: () => readOrCreate.pipe(Effect.tap((secret) => Ref.set(cached, Option.some(secret))))
     }))
   )
-  return InstallationRepo.of({ cursorSecret })
+  return Installation.InstallationRepo.of({ cursorSecret })
 })
 
-export const layer = Layer.effect(InstallationRepo, make)
+export const layer = Layer.effect(Installation.InstallationRepo, make)

@@ -2,13 +2,13 @@
  * Invitations; at most one open (neither revoked nor accepted) per email and organization, a
  * partial unique index. Tokens are stored as their hash; acceptance is one compare-and-set.
  */
-import { AlreadyExists, Invitation, InvitationsRepo } from "@costline/core"
+import { Errors, IdentityRepo, Invitation } from "@costline/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { DbDateTime, isoText, isoTextOrNull } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
 
 const InvitationRow = Schema.Struct({
-  ...Invitation.fields,
+  ...Invitation.Invitation.fields,
   created_at: DbDateTime,
   expires_at: Schema.NullOr(DbDateTime),
   revoked_at: Schema.NullOr(DbDateTime),
@@ -17,13 +17,13 @@ const InvitationRow = Schema.Struct({
 
 export const make = Effect.gen(function*() {
   const { errors, reader, sql, write } = yield* RepoContext
-  const invitations = reader(InvitationRow, (row) => new Invitation(row))
+  const invitations = reader(InvitationRow, (row) => new Invitation.Invitation(row))
   const columns = sql.literal(
     "id, organization_id, email, role, invited_by, inviter_type, inviter_id, created_at, expires_at, revoked_at, accepted_at"
   )
   const open = sql.literal("revoked_at IS NULL AND accepted_at IS NULL")
 
-  return InvitationsRepo.of({
+  return IdentityRepo.InvitationsRepo.of({
     insert: (invitation, tokenHash) =>
       write(
         sql`INSERT INTO invitations ${
@@ -43,7 +43,7 @@ export const make = Effect.gen(function*() {
           })
         }`.pipe(
           Effect.asVoid,
-          errors.uniqueAs(() => new AlreadyExists({ message: `${invitation.email} already has a pending invitation` }))
+          errors.uniqueAs(() => new Errors.AlreadyExists({ message: `${invitation.email} already has a pending invitation` }))
         )
       ),
     // RETURNING shows a row as updated; the callers want it as it was, which differs only there.
@@ -53,7 +53,7 @@ export const make = Effect.gen(function*() {
           sql`UPDATE invitations SET revoked_at = ${isoText(at)}
               WHERE organization_id = ${organizationId} AND id = ${id} AND ${open}
               RETURNING ${columns}`
-        ).pipe(Effect.map(Option.map((revoked) => new Invitation({ ...revoked, revoked_at: null }))))
+        ).pipe(Effect.map(Option.map((revoked) => new Invitation.Invitation({ ...revoked, revoked_at: null }))))
       ),
     revokeExpired: (organizationId, email, at) =>
       write(
@@ -62,7 +62,7 @@ export const make = Effect.gen(function*() {
               WHERE organization_id = ${organizationId} AND lower(email) = ${email.toLowerCase()} AND ${open}
                 AND expires_at <= ${isoText(at)}
               RETURNING ${columns}`
-        ).pipe(Effect.map((rows) => rows.map((revoked) => new Invitation({ ...revoked, revoked_at: null }))))
+        ).pipe(Effect.map((rows) => rows.map((revoked) => new Invitation.Invitation({ ...revoked, revoked_at: null }))))
       ),
     accept: (organizationId, tokenHash, email, at) =>
       write(
@@ -71,7 +71,7 @@ export const make = Effect.gen(function*() {
               WHERE organization_id = ${organizationId} AND token_hash = ${tokenHash} AND lower(email) = ${email.toLowerCase()}
                 AND ${open} AND expires_at > ${isoText(at)}
               RETURNING ${columns}`
-        ).pipe(Effect.map(Option.map((accepted) => new Invitation({ ...accepted, accepted_at: null }))))
+        ).pipe(Effect.map(Option.map((accepted) => new Invitation.Invitation({ ...accepted, accepted_at: null }))))
       ),
     listPending: (organizationId, at) =>
       invitations.all(
@@ -82,4 +82,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(InvitationsRepo, make)
+export const layer = Layer.effect(IdentityRepo.InvitationsRepo, make)

@@ -9,7 +9,7 @@
  * batches; a failed or interrupted ingestion is discarded by UsageRecordsRepo's `discard`, which
  * also takes its marks back. Rows imported by `usage import` have no key and are never touched.
  */
-import { Conflict, KeyedUsageRepo, type StoreUnavailable } from "@costline/core"
+import { Errors, KeyedUsageRepo } from "@costline/core"
 import { Effect, Layer } from "effect"
 import { isoText } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
@@ -20,7 +20,7 @@ import { usageRow } from "./UsageRecordsRepo.js"
 const ROWS_PER_STATEMENT = 500
 
 const notPending = (ingestionId: string) =>
-  new Conflict({ message: `the ingestion ${ingestionId} is no longer pending (discarded as stale); nothing was ingested` })
+  new Errors.Conflict({ message: `the ingestion ${ingestionId} is no longer pending (discarded as stale); nothing was ingested` })
 
 export const make = Effect.gen(function*() {
   const { dialect, errors, sql, write } = yield* RepoContext
@@ -35,12 +35,12 @@ export const make = Effect.gen(function*() {
           LIMIT ${ROWS_PER_DISCARD})
         RETURNING seq`.pipe(Effect.map((rows) => rows.length > 0), errors.orUnavailable)
   )
-  const purgeReplaced: Effect.Effect<void, StoreUnavailable> = Effect.flatMap(
+  const purgeReplaced: Effect.Effect<void, Errors.StoreUnavailable> = Effect.flatMap(
     purgeBatch,
     (more) => more ? Effect.zipRight(leaveLockFree, Effect.suspend(() => purgeReplaced)) : Effect.void
   )
 
-  return KeyedUsageRepo.of({
+  return KeyedUsageRepo.KeyedUsageRepo.of({
     begin: (organizationId, ingestionId, now) =>
       write(
         sql`
@@ -48,7 +48,7 @@ export const make = Effect.gen(function*() {
           VALUES (${ingestionId}, ${organizationId}, (SELECT coalesce(max(seq), 0) FROM usage_records),
             ${isoText(now)}, ${isoText(now)}, ${keyed})`.pipe(
           errors.uniqueAs(() =>
-            new Conflict({
+            new Errors.Conflict({
               message: "another ingestion of this organization's warehouse exports is in progress; try again when it is done " +
                 "(one left by a process that died is discarded 10 minutes after its last batch)"
             })
@@ -89,4 +89,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(KeyedUsageRepo, make)
+export const layer = Layer.effect(KeyedUsageRepo.KeyedUsageRepo, make)

@@ -2,11 +2,12 @@
  * Whether an item a ticket link names exists in the organization: one indexed lookup by primary
  * key in the item's own table. The table names are fixed here, never taken from the request.
  */
-import { LinkableItems, type LinkableItemType } from "@costline/core"
+import { TicketLinksRepo } from "@costline/core"
+import type { TicketLink } from "@costline/core"
 import { Effect, Layer } from "effect"
 import { RepoContext } from "./RepoContext.js"
 
-const TABLES: Record<LinkableItemType, string> = {
+const TABLES: Record<TicketLink.LinkableItemType, string> = {
   insight: "insights",
   usage_group: "usage_groups",
   usage_group_set: "usage_group_sets",
@@ -16,7 +17,7 @@ const TABLES: Record<LinkableItemType, string> = {
 
 export const make = Effect.gen(function*() {
   const { errors, sql } = yield* RepoContext
-  return LinkableItems.of({
+  return TicketLinksRepo.LinkableItems.of({
     exists: (item) =>
       sql`SELECT 1 AS found FROM ${sql(TABLES[item.itemType])}
           WHERE organization_id = ${item.organizationId} AND id = ${item.itemId}`.pipe(
@@ -26,4 +27,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(LinkableItems, make)
+export const layer = Layer.effect(TicketLinksRepo.LinkableItems, make)

@@ -1,20 +1,20 @@
 /** Organizations (tenants) on SQL. */
-import { AlreadyExists, Organization, OrganizationsRepo } from "@costline/core"
+import { Errors, Identity, IdentityRepo } from "@costline/core"
 import { Effect, Layer, Schema } from "effect"
 import { DbDateTime, dbJson, isoText, jsonText } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
 
 const OrganizationRow = Schema.Struct({
-  ...Organization.fields,
-  settings: dbJson(Organization.fields.settings),
+  ...Identity.Organization.fields,
+  settings: dbJson(Identity.Organization.fields.settings),
   created_at: DbDateTime
 })
 
 export const make = Effect.gen(function*() {
   const { errors, reader, sql, write } = yield* RepoContext
-  const organizations = reader(OrganizationRow, (row) => new Organization(row))
+  const organizations = reader(OrganizationRow, (row) => new Identity.Organization(row))
 
-  return OrganizationsRepo.of({
+  return IdentityRepo.OrganizationsRepo.of({
     insert: (organization) =>
       write(
         sql`INSERT INTO organizations ${
@@ -24,7 +24,7 @@ export const make = Effect.gen(function*() {
             settings: jsonText(organization.settings),
             created_at: isoText(organization.created_at)
           })
-        }`.pipe(errors.uniqueAs(() => new AlreadyExists({ message: `organization ${organization.id} already exists` })))
+        }`.pipe(errors.uniqueAs(() => new Errors.AlreadyExists({ message: `organization ${organization.id} already exists` })))
       ),
     findById: (id) => organizations.first(sql`SELECT id, name, settings, created_at FROM organizations WHERE id = ${id}`),
     list: organizations.all(sql`SELECT id, name, settings, created_at FROM organizations ORDER BY id`),
@@ -38,4 +38,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(OrganizationsRepo, make)
+export const layer = Layer.effect(IdentityRepo.OrganizationsRepo, make)

@@ -13,7 +13,7 @@ type TrustedRows = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlErro
 export const RepoContext = Effect.gen(function*() {
   const sql = yield* SqlClient
   const dialect = yield* SqlDialect
-  const transactor = yield* Transactor
+  const transactor = yield* Transactor.Transactor
   const errors = makeStoreErrors(dialect.classify)
   return {
     sql,

@@ -1,16 +1,16 @@
 /** Roles granted to users, SSO groups and teams. The same grant twice is a duplicate. */
-import { AlreadyExists, RoleAssignment, RoleAssignmentsRepo } from "@costline/core"
+import { Errors, IdentityRepo, RoleAssignment } from "@costline/core"
 import { Effect, Layer, Schema } from "effect"
 import { DbDateTime, isoText } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
 import { afterPosition, makeCount, windowOrder } from "./Listing.js"
 
-const RoleAssignmentRow = Schema.Struct({ ...RoleAssignment.fields, created_at: DbDateTime, updated_at: DbDateTime })
+const RoleAssignmentRow = Schema.Struct({ ...RoleAssignment.RoleAssignment.fields, created_at: DbDateTime, updated_at: DbDateTime })
 
 export const make = Effect.gen(function*() {
   const context = yield* RepoContext
   const { errors, reader, sql, write } = context
-  const assignments = reader(RoleAssignmentRow, (row) => new RoleAssignment(row))
+  const assignments = reader(RoleAssignmentRow, (row) => new RoleAssignment.RoleAssignment(row))
   const count = makeCount(context)
   const columns = sql.literal(
     "id, organization_id, subject_type, subject_id, role, scope_type, scope_id, created_at, updated_at"
@@ -19,7 +19,7 @@ export const make = Effect.gen(function*() {
   const ofSubject = (organizationId: string, subjectType: string, subjectId: string) =>
     sql`organization_id = ${organizationId} AND subject_type = ${subjectType} AND subject_id = ${subjectId}`
 
-  return RoleAssignmentsRepo.of({
+  return IdentityRepo.RoleAssignmentsRepo.of({
     insert: (assignment) =>
       write(
         sql`INSERT INTO role_assignments ${
@@ -36,7 +36,7 @@ export const make = Effect.gen(function*() {
           })
         }`.pipe(
           Effect.asVoid,
-          errors.uniqueAs(() => new AlreadyExists({ message: `the ${assignment.role} role is already granted` }))
+          errors.uniqueAs(() => new Errors.AlreadyExists({ message: `the ${assignment.role} role is already granted` }))
         )
       ),
     listForSubject: (organizationId, subjectType, subjectId) =>
@@ -78,4 +78,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(RoleAssignmentsRepo, make)
+export const layer = Layer.effect(IdentityRepo.RoleAssignmentsRepo, make)

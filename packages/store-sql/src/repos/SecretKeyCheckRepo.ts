@@ -1,20 +1,20 @@
 /** The master-key checks (core secrets/KeyCheck): one sealed known text per key id. */
-import { SealedSecret, SecretKeyCheckRepo } from "@costline/core"
+import { Envelope, KeyCheck } from "@costline/core"
 import { Effect, Layer, Schema } from "effect"
 import { dbJson, jsonText } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
 
-const CheckRow = Schema.Struct({ sealed: dbJson(SealedSecret) })
+const CheckRow = Schema.Struct({ sealed: dbJson(Envelope.SealedSecret) })
 
-const row = (check: SealedSecret) => ({ key_id: check.key_id, sealed: jsonText(Schema.encodeSync(SealedSecret)(check)) })
+const row = (check: Envelope.SealedSecret) => ({ key_id: check.key_id, sealed: jsonText(Schema.encodeSync(Envelope.SealedSecret)(check)) })
 
 export const make = Effect.gen(function*() {
   const { errors, reader, sql, write } = yield* RepoContext
   const checks = reader(CheckRow, (found) => found.sealed)
-  const insert = (check: SealedSecret) =>
+  const insert = (check: Envelope.SealedSecret) =>
     sql`INSERT INTO secret_key_check ${sql.insert(row(check))} ON CONFLICT (key_id) DO NOTHING`
 
-  return SecretKeyCheckRepo.of({
+  return KeyCheck.SecretKeyCheckRepo.of({
     list: checks.all(sql`SELECT sealed FROM secret_key_check ORDER BY key_id`),
     insertIfAbsent: (check) => write(insert(check).pipe(Effect.asVoid, errors.orUnavailable)),
     replaceAll: (check) =>
@@ -24,4 +24,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(SecretKeyCheckRepo, make)
+export const layer = Layer.effect(KeyCheck.SecretKeyCheckRepo, make)

@@ -1,11 +1,12 @@
 /** User sessions, stored with the SHA-256 hash of their token (never the token). */
-import { Session, type SessionId, SessionsRepo } from "@costline/core"
+import { Identity, IdentityRepo } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { Effect, Layer, Schema } from "effect"
 import { DbDateTime, isoText, isoTextOrNull } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
 
 const SessionRow = Schema.Struct({
-  ...Session.fields,
+  ...Identity.Session.fields,
   created_at: DbDateTime,
   expires_at: DbDateTime,
   revoked_at: Schema.NullOr(DbDateTime)
@@ -13,10 +14,10 @@ const SessionRow = Schema.Struct({
 
 export const make = Effect.gen(function*() {
   const { errors, reader, sql, write } = yield* RepoContext
-  const sessions = reader(SessionRow, (row) => new Session(row))
+  const sessions = reader(SessionRow, (row) => new Identity.Session(row))
   const countRows = Effect.map((rows: ReadonlyArray<unknown>) => rows.length)
 
-  return SessionsRepo.of({
+  return IdentityRepo.SessionsRepo.of({
     insert: (session, tokenHash) =>
       write(
         sql`INSERT INTO sessions ${
@@ -49,11 +50,11 @@ export const make = Effect.gen(function*() {
         sql`UPDATE sessions SET revoked_at = ${isoText(at)}
             WHERE organization_id = ${organizationId} AND user_id = ${userId} AND revoked_at IS NULL
             RETURNING id`.pipe(
-          Effect.map((rows) => rows.map((row) => (row as { readonly id: SessionId }).id)),
+          Effect.map((rows) => rows.map((row) => (row as { readonly id: Ids.SessionId }).id)),
           errors.orUnavailable
         )
       )
   })
 })
 
-export const layer = Layer.effect(SessionsRepo, make)
+export const layer = Layer.effect(IdentityRepo.SessionsRepo, make)

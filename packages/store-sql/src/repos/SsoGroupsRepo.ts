@@ -1,21 +1,21 @@
 /** SSO group mappings; the name is unique per organization, compared exactly. */
-import { AlreadyExists, SsoGroup, SsoGroupsRepo } from "@costline/core"
+import { Errors, SsoGroup, SsoGroupsRepo } from "@costline/core"
 import { Effect, Layer, Schema } from "effect"
 import { DbDateTime, isoText } from "../Columns.js"
 import { afterPosition, makeCount, windowOrder } from "./Listing.js"
 import { RepoContext } from "./RepoContext.js"
 
-const SsoGroupRow = Schema.Struct({ ...SsoGroup.fields, created_at: DbDateTime, updated_at: DbDateTime })
+const SsoGroupRow = Schema.Struct({ ...SsoGroup.SsoGroup.fields, created_at: DbDateTime, updated_at: DbDateTime })
 
 export const make = Effect.gen(function*() {
   const context = yield* RepoContext
   const { errors, reader, sql, write } = context
-  const groups = reader(SsoGroupRow, (row) => new SsoGroup(row))
+  const groups = reader(SsoGroupRow, (row) => new SsoGroup.SsoGroup(row))
   const count = makeCount(context)
   const columns = sql.literal("id, organization_id, name, created_at, updated_at, etag")
-  const nameTaken = (name: string) => () => new AlreadyExists({ message: `the SSO group '${name}' is already mapped` })
+  const nameTaken = (name: string) => () => new Errors.AlreadyExists({ message: `the SSO group '${name}' is already mapped` })
 
-  return SsoGroupsRepo.of({
+  return SsoGroupsRepo.SsoGroupsRepo.of({
     insert: (group) =>
       write(
         sql`INSERT INTO sso_groups ${
@@ -49,4 +49,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(SsoGroupsRepo, make)
+export const layer = Layer.effect(SsoGroupsRepo.SsoGroupsRepo, make)

@@ -2,24 +2,24 @@
  * Team memberships. A member is stored by id (a user's or an SSO group's) and read with its
  * current identifier, so renaming a mapping never leaves a stale name behind.
  */
-import { AlreadyExists, TeamMember, TeamMembersRepo } from "@costline/core"
+import { Errors, Team, TeamsRepo } from "@costline/core"
 import { Effect, Layer, Schema, Struct } from "effect"
 import { DbDateTime, isoText } from "../Columns.js"
 import { afterPosition, makeCount, windowOrder } from "./Listing.js"
 import { RepoContext } from "./RepoContext.js"
 
-const StoredRow = Schema.Struct({ ...Struct.omit(TeamMember.fields, "identifier"), added_at: DbDateTime })
+const StoredRow = Schema.Struct({ ...Struct.omit(Team.TeamMember.fields, "identifier"), added_at: DbDateTime })
 const MemberRow = Schema.Struct({ ...StoredRow.fields, identifier: Schema.String })
 
 export const make = Effect.gen(function*() {
   const context = yield* RepoContext
   const { errors, reader, sql, write } = context
-  const members = reader(MemberRow, (row) => new TeamMember(row))
+  const members = reader(MemberRow, (row) => new Team.TeamMember(row))
   const stored = reader(StoredRow, (row) => row)
   const count = makeCount(context)
   const storedColumns = sql.literal("id, team_id, member_type AS type, subject_id, role, added_at")
 
-  return TeamMembersRepo.of({
+  return TeamsRepo.TeamMembersRepo.of({
     insert: (organizationId, member) =>
       write(
         sql`INSERT INTO team_members ${
@@ -32,7 +32,7 @@ export const make = Effect.gen(function*() {
             role: member.role,
             added_at: isoText(member.added_at)
           })
-        }`.pipe(Effect.asVoid, errors.uniqueAs(() => new AlreadyExists({ message: "already a member of the team" })))
+        }`.pipe(Effect.asVoid, errors.uniqueAs(() => new Errors.AlreadyExists({ message: "already a member of the team" })))
       ),
     list: (organizationId, teamId, window) =>
       members.all(
@@ -63,4 +63,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(TeamMembersRepo, make)
+export const layer = Layer.effect(TeamsRepo.TeamMembersRepo, make)

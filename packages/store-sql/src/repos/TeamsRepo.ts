@@ -1,11 +1,11 @@
 /** Teams. At most one all-users team per organization, enforced by a partial unique index. */
-import { AlreadyExists, Team, TeamsRepo } from "@costline/core"
+import { Errors, Team, TeamsRepo } from "@costline/core"
 import { Effect, Layer, Schema } from "effect"
 import { DbBoolean, DbDateTime, isoText } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
 
 const TeamRow = Schema.Struct({
-  ...Team.fields,
+  ...Team.Team.fields,
   is_all_users: DbBoolean,
   created_at: DbDateTime,
   updated_at: DbDateTime
@@ -13,10 +13,10 @@ const TeamRow = Schema.Struct({
 
 export const make = Effect.gen(function*() {
   const { dialect, errors, reader, sql, write } = yield* RepoContext
-  const teams = reader(TeamRow, (row) => new Team(row))
+  const teams = reader(TeamRow, (row) => new Team.Team(row))
   const columns = sql.literal("id, organization_id, name, is_all_users, default_member_role, created_at, updated_at, etag")
 
-  return TeamsRepo.of({
+  return TeamsRepo.TeamsRepo.of({
     insert: (team) =>
       write(
         sql`INSERT INTO teams ${
@@ -32,7 +32,7 @@ export const make = Effect.gen(function*() {
           })
         }`.pipe(
           Effect.asVoid,
-          errors.uniqueAs(() => new AlreadyExists({ message: "the organization already has an all-users team" }))
+          errors.uniqueAs(() => new Errors.AlreadyExists({ message: "the organization already has an all-users team" }))
         )
       ),
     findById: (organizationId, id) =>
@@ -62,4 +62,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(TeamsRepo, make)
+export const layer = Layer.effect(TeamsRepo.TeamsRepo, make)

@@ -1,20 +1,20 @@
 /** Ticket links. One link per (item, provider, ticket), enforced by a unique index. */
-import { AlreadyExists, TicketLink, TicketLinksRepo } from "@costline/core"
+import { Errors, TicketLink, TicketLinksRepo } from "@costline/core"
 import { Effect, Layer, Schema } from "effect"
 import { DbDateTime, isoText } from "../Columns.js"
 import { afterPosition, windowOrder } from "./Listing.js"
 import { RepoContext } from "./RepoContext.js"
 
-const TicketLinkRow = Schema.Struct({ ...TicketLink.fields, create_time: DbDateTime })
+const TicketLinkRow = Schema.Struct({ ...TicketLink.TicketLink.fields, create_time: DbDateTime })
 
 export const make = Effect.gen(function*() {
   const { errors, reader, sql, write } = yield* RepoContext
-  const links = reader(TicketLinkRow, (row) => new TicketLink(row))
+  const links = reader(TicketLinkRow, (row) => new TicketLink.TicketLink(row))
   const columns = sql.literal(
     "id, organization_id, item_type, item_id, provider, ticket_id, ticket_url, title, created_by, created_at AS create_time"
   )
 
-  return TicketLinksRepo.of({
+  return TicketLinksRepo.TicketLinksRepo.of({
     insert: (link) =>
       write(
         sql`INSERT INTO ticket_links ${
@@ -30,7 +30,7 @@ export const make = Effect.gen(function*() {
             created_by: link.created_by,
             created_at: isoText(link.create_time)
           })
-        }`.pipe(errors.uniqueAs(() => new AlreadyExists({ message: "the item is already linked to this ticket" })))
+        }`.pipe(errors.uniqueAs(() => new Errors.AlreadyExists({ message: "the item is already linked to this ticket" })))
       ),
     findById: (organizationId, id) =>
       links.first(sql`SELECT ${columns} FROM ticket_links WHERE organization_id = ${organizationId} AND id = ${id}`),
@@ -51,4 +51,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(TicketLinksRepo, make)
+export const layer = Layer.effect(TicketLinksRepo.TicketLinksRepo, make)

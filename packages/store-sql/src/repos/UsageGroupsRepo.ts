@@ -2,23 +2,23 @@
  * Usage group sets and their groups. Set names are unique per organization through a unique
  * index on `name_key` (core's `setNameKey`); group changes are compare-and-set on the stored etag.
  */
-import { AlreadyExists, FilterExpression, UsageEditable, UsageGroup, UsageGroupSet, UsageGroupsRepo } from "@costline/core"
+import { Errors, Usage, UsageEditable, UsageRepo } from "@costline/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { DbDateTime, isoText, jsonText } from "../Columns.js"
 import { RepoContext } from "./RepoContext.js"
 
-const SetRow = Schema.Struct({ ...UsageGroupSet.fields, created_at: DbDateTime, updated_at: DbDateTime })
+const SetRow = Schema.Struct({ ...Usage.UsageGroupSet.fields, created_at: DbDateTime, updated_at: DbDateTime })
 
 const GroupRow = Schema.Struct({
-  ...UsageGroup.fields,
+  ...Usage.UsageGroup.fields,
   // Text on both stores (see the migrations): jsonb would reorder the expression's keys.
-  filter_expression: Schema.parseJson(FilterExpression),
+  filter_expression: Schema.parseJson(Usage.FilterExpression),
   created_at: DbDateTime,
   updated_at: DbDateTime
 })
 
 /** What a group change writes; identity, owner and creation time never change. */
-const editableColumns = (group: UsageGroup) => ({
+const editableColumns = (group: Usage.UsageGroup) => ({
   name: group.name,
   budget: group.budget,
   order: group.order,
@@ -29,8 +29,8 @@ const editableColumns = (group: UsageGroup) => ({
 
 export const make = Effect.gen(function*() {
   const { errors, reader, sql, write } = yield* RepoContext
-  const sets = reader(SetRow, (row) => new UsageGroupSet(row))
-  const groups = reader(GroupRow, (row) => new UsageGroup(row))
+  const sets = reader(SetRow, (row) => new Usage.UsageGroupSet(row))
+  const groups = reader(GroupRow, (row) => new Usage.UsageGroup(row))
 
   // The set's name is read through the join, so a group never carries a stale one.
   const selectGroups = sql`
@@ -38,7 +38,7 @@ export const make = Effect.gen(function*() {
            g."order", g.filter_expression, g.etag, g.created_at, g.updated_at
     FROM usage_groups g JOIN usage_group_sets s ON s.id = g.usage_group_set_id`
 
-  return UsageGroupsRepo.of({
+  return UsageRepo.UsageGroupsRepo.of({
     insertSet: (set) =>
       write(
         sql`INSERT INTO usage_group_sets ${
@@ -56,7 +56,7 @@ export const make = Effect.gen(function*() {
         }`.pipe(
           Effect.asVoid,
           // UsageGroups words the refusal for callers.
-          errors.uniqueAs(() => new AlreadyExists({ message: "duplicate usage group set name" }))
+          errors.uniqueAs(() => new Errors.AlreadyExists({ message: "duplicate usage group set name" }))
         )
       ),
 
@@ -118,4 +118,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(UsageGroupsRepo, make)
+export const layer = Layer.effect(UsageRepo.UsageGroupsRepo, make)

@@ -27,7 +27,8 @@
  * reader that takes no transaction id and holds back nobody). Keyset batches would leave each
  * batch's plan to row estimates that a fresh bulk import has not updated yet.
  */
-import { type OrganizationId, Slices, type UsageRecord, UsageRecordsRepo, type UsageScan } from "@costline/core"
+import { Slices, UsageRepo } from "@costline/core"
+import type { Ids, Usage } from "@costline/core"
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import { type Context, Effect, Layer, Option } from "effect"
 import { isoText } from "../Columns.js"
@@ -69,9 +70,9 @@ const KINDS = {
   account_name: "text",
   region: "text",
   dw_organization_name: "text"
-} as const satisfies Record<keyof UsageRecord, Kind>
+} as const satisfies Record<keyof Usage.UsageRecord, Kind>
 
-const FIELDS = Object.entries(KINDS) as ReadonlyArray<readonly [keyof UsageRecord, Kind]>
+const FIELDS = Object.entries(KINDS) as ReadonlyArray<readonly [keyof Usage.UsageRecord, Kind]>
 
 const toColumn = (kind: Kind, value: unknown, boolean: (flag: boolean) => SqlValue): SqlValue => {
   if (value === undefined || value === null) return null
@@ -104,7 +105,7 @@ const fromColumn = (kind: Kind, value: unknown): unknown => {
 }
 
 /** The columns of a usage record as stored; KeyedUsageRepo writes the same rows. */
-export const usageRow = (boolean: (flag: boolean) => SqlValue, organizationId: OrganizationId, record: UsageRecord) => {
+export const usageRow = (boolean: (flag: boolean) => SqlValue, organizationId: Ids.OrganizationId, record: Usage.UsageRecord) => {
   const row: Record<string, SqlValue> = { organization_id: organizationId }
   for (const [field, kind] of FIELDS) row[field] = toColumn(kind, record[field], boolean)
   return row
@@ -116,14 +117,14 @@ export const usageRow = (boolean: (flag: boolean) => SqlValue, organizationId: O
  * columns were written from validated records. A stored NULL becomes an absent field, which
  * filters treat exactly like null.
  */
-const toRecord = (valueOf: (field: keyof UsageRecord, i: number) => unknown): UsageRecord => {
+const toRecord = (valueOf: (field: keyof Usage.UsageRecord, i: number) => unknown): Usage.UsageRecord => {
   const record: Record<string, unknown> = {}
   for (let i = 0; i < FIELDS.length; i++) {
     const [field, kind] = FIELDS[i]!
     const value = valueOf(field, i)
     if (value !== null && value !== undefined) record[field] = fromColumn(kind, value)
   }
-  return record as unknown as UsageRecord
+  return record as unknown as Usage.UsageRecord
 }
 
 /** SQLite rows come as arrays (far cheaper for better-sqlite3 to build than objects): `seq`, then FIELDS. */
@@ -134,7 +135,7 @@ export const make = Effect.gen(function*() {
   const { dialect, errors, sql, write } = yield* RepoContext
   const columns = sql.literal(FIELDS.map(([field]) => field).join(", "))
 
-  const toRow = (organizationId: OrganizationId, record: UsageRecord, importId: string | null = null) => ({
+  const toRow = (organizationId: Ids.OrganizationId, record: Usage.UsageRecord, importId: string | null = null) => ({
     ...usageRow(dialect.boolean, organizationId, record),
     import_id: importId
   })
@@ -149,7 +150,7 @@ export const make = Effect.gen(function*() {
    * One chunk of the month's index entries at or below the snapshot, from `from` on (inclusive, or
    * after it when `after`): the lowest and highest `seq` met, how many, and the last start time.
    */
-  const spanChunk = (scan: UsageScan, top: number, from: string, after: boolean) =>
+  const spanChunk = (scan: UsageRepo.UsageScan, top: number, from: string, after: boolean) =>
     sql<{ readonly lo: unknown; readonly hi: unknown; readonly n: unknown; readonly t: string | null }>`
       SELECT min(seq) AS lo, max(seq) AS hi, count(*) AS n, max(start_time) AS t FROM (
         SELECT seq, start_time FROM usage_records
@@ -161,7 +162,7 @@ export const make = Effect.gen(function*() {
     )
 
   /** Every row of the month at one start time: the one case a chunk cannot split (more than SPAN_CHUNK alike). */
-  const spanAt = (scan: UsageScan, top: number, at: string) =>
+  const spanAt = (scan: UsageRepo.UsageScan, top: number, at: string) =>
     sql<{ readonly lo: unknown; readonly hi: unknown }>`
       SELECT min(seq) AS lo, max(seq) AS hi FROM usage_records
       WHERE organization_id = ${scan.organizationId} AND start_time = ${at} AND seq <= ${top}`.pipe(
@@ -173,7 +174,7 @@ export const make = Effect.gen(function*() {
    * gathered in chunks that overlap by their last start time (a min and a max do not mind seeing
    * an entry twice), with a turn of the event loop between them.
    */
-  const seqSpan = (scan: UsageScan) =>
+  const seqSpan = (scan: UsageRepo.UsageScan) =>
     Effect.gen(function*() {
       const { pending, top } = yield* snapshot
       let first = Infinity
@@ -211,7 +212,7 @@ export const make = Effect.gen(function*() {
 
   // SQLite would rather take the time index and sort (it has no statistics to know better):
   // NOT INDEXED leaves it the rowid range (after, upTo].
-  const batch = (scan: UsageScan, after: number, upTo: number, pending: ReadonlyArray<string>) =>
+  const batch = (scan: UsageRepo.UsageScan, after: number, upTo: number, pending: ReadonlyArray<string>) =>
     sql`
       SELECT seq, ${columns} FROM usage_records NOT INDEXED
       WHERE seq > ${after} AND seq <= ${upTo} AND ${published(pending)}
@@ -219,7 +220,7 @@ export const make = Effect.gen(function*() {
         AND start_time >= ${isoText(scan.from)} AND start_time < ${isoText(scan.to)}
       ORDER BY seq`.values
 
-  const windowScan = <E>(scan: UsageScan, onBatch: (records: ReadonlyArray<UsageRecord>) => Effect.Effect<void, E>) =>
+  const windowScan = <E>(scan: UsageRepo.UsageScan, onBatch: (records: ReadonlyArray<Usage.UsageRecord>) => Effect.Effect<void, E>) =>
     Effect.gen(function*() {
       const span = yield* seqSpan(scan)
       if (Option.isNone(span)) return
@@ -232,7 +233,7 @@ export const make = Effect.gen(function*() {
     })
 
   // A cursor declared by hand, not the driver's (which fetches 128 rows per round trip).
-  const cursorScan = <E>(scan: UsageScan, onBatch: (records: ReadonlyArray<UsageRecord>) => Effect.Effect<void, E>) =>
+  const cursorScan = <E>(scan: UsageRepo.UsageScan, onBatch: (records: ReadonlyArray<Usage.UsageRecord>) => Effect.Effect<void, E>) =>
     Effect.gen(function*() {
       yield* sql`
         DECLARE usage_scan NO SCROLL CURSOR FOR
@@ -259,7 +260,7 @@ export const make = Effect.gen(function*() {
         ? effect
         : sql.withTransaction(Effect.zipRight(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`, effect)))
 
-  const insertRows = (organizationId: OrganizationId, records: ReadonlyArray<UsageRecord>, importId: string | null) =>
+  const insertRows = (organizationId: Ids.OrganizationId, records: ReadonlyArray<Usage.UsageRecord>, importId: string | null) =>
     Effect.forEach(
       Array.from({ length: Math.ceil(records.length / ROWS_PER_INSERT) }, (_, i) =>
         records.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT)),
@@ -286,7 +287,7 @@ export const make = Effect.gen(function*() {
       )
     )
 
-  return UsageRecordsRepo.of({
+  return UsageRepo.UsageRecordsRepo.of({
     insert: (organizationId, records) => write(insertRows(organizationId, records, null).pipe(errors.orUnavailable)),
 
     beginImport: (organizationId, importId, now) =>
@@ -339,10 +340,10 @@ export const make = Effect.gen(function*() {
       ),
 
     // Batches are handled in the caller's own context, never inside the scan's read-only snapshot.
-    scan: <E, R>(scan: UsageScan, onBatch: (records: ReadonlyArray<UsageRecord>) => Effect.Effect<void, E, R>) =>
+    scan: <E, R>(scan: UsageRepo.UsageScan, onBatch: (records: ReadonlyArray<Usage.UsageRecord>) => Effect.Effect<void, E, R>) =>
       Effect.flatMap(Effect.context<R>(), (context) => {
         // Replaces the context, not merges into it: the snapshot's connection must not leak into onBatch.
-        const handle = (records: ReadonlyArray<UsageRecord>) => Effect.mapInputContext(onBatch(records), (_: Context.Context<never>) => context)
+        const handle = (records: ReadonlyArray<Usage.UsageRecord>) => Effect.mapInputContext(onBatch(records), (_: Context.Context<never>) => context)
         return sql.onDialectOrElse({
           pg: () => inSnapshot(cursorScan(scan, handle)),
           orElse: () => windowScan(scan, handle)
@@ -351,4 +352,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(UsageRecordsRepo, make)
+export const layer = Layer.effect(UsageRepo.UsageRecordsRepo, make)

@@ -1,20 +1,20 @@
 /** Members of an organization; the email is unique per organization, ignoring case. */
-import { AlreadyExists, User, UsersRepo } from "@costline/core"
+import { Errors, Identity, IdentityRepo } from "@costline/core"
 import { Effect, Layer, Schema } from "effect"
 import { DbDateTime, isoText } from "../Columns.js"
 import { afterPosition, makeCount, windowOrder } from "./Listing.js"
 import { RepoContext } from "./RepoContext.js"
 
-const UserRow = Schema.Struct({ ...User.fields, created_at: DbDateTime })
+const UserRow = Schema.Struct({ ...Identity.User.fields, created_at: DbDateTime })
 
 export const make = Effect.gen(function*() {
   const context = yield* RepoContext
   const { errors, reader, sql, write } = context
   const count = makeCount(context)
-  const users = reader(UserRow, (row) => new User(row))
+  const users = reader(UserRow, (row) => new Identity.User(row))
   const columns = sql.literal("id, organization_id, email, created_at")
 
-  return UsersRepo.of({
+  return IdentityRepo.UsersRepo.of({
     insert: (user) =>
       write(
         sql`INSERT INTO users ${
@@ -24,7 +24,7 @@ export const make = Effect.gen(function*() {
             email: user.email,
             created_at: isoText(user.created_at)
           })
-        }`.pipe(errors.uniqueAs(() => new AlreadyExists({ message: `user ${user.email} already exists` })))
+        }`.pipe(errors.uniqueAs(() => new Errors.AlreadyExists({ message: `user ${user.email} already exists` })))
       ),
     // lower(email) on both sides: the comparison the unique index (organization_id, lower(email)) serves.
     findByEmail: (organizationId, email) =>
@@ -50,4 +50,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(UsersRepo, make)
+export const layer = Layer.effect(IdentityRepo.UsersRepo, make)

@@ -5,7 +5,7 @@
  * an `{insight_id}`.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { AnalyzeQueryRequest, CodeChange, CodeChangeRequest, QueryInsightV2 } from "@costline/core"
+import { QueryAnalysis } from "@costline/core"
 import { Schema } from "effect"
 import { Access, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -13,7 +13,7 @@ import { v2 } from "../Versions.js"
 
 /** Every finding of one analysis: not paged, so no `page_token`. */
 export const QueryInsightList = Schema.Struct({
-  items: Schema.Array(QueryInsightV2),
+  items: Schema.Array(QueryAnalysis.QueryInsightV2),
   row_count: Schema.Int
 }).annotations({ identifier: "QueryInsightList" })
 
@@ -29,14 +29,14 @@ export class AnalysisApi extends v2(
     .add(
       HttpApiEndpoint.post("analyzeQuery", "/insights/actions/analyze-query")
         .annotate(Requires, Access.read("insights"))
-        .setPayload(AnalyzeQueryRequest)
+        .setPayload(QueryAnalysis.AnalyzeQueryRequest)
         .addSuccess(QueryInsightList)
     )
     .add(
       HttpApiEndpoint.post("generateCodeChange", "/insights/actions/generate-code-change")
         .annotate(Requires, Access.action("insights"))
-        .setPayload(CodeChangeRequest)
-        .addSuccess(CodeChange)
+        .setPayload(QueryAnalysis.CodeChangeRequest)
+        .addSuccess(QueryAnalysis.CodeChange)
         .addError(Declared.ModelUnavailable)
         .addError(Declared.ModelOutputInvalid)
     )

@@ -4,14 +4,14 @@
  * enforced before decoding; neither changes a resource, so neither is audited.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { CodeChanges, QueryAnalyzer } from "@costline/core"
+import { QueryAnalysis } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 
 export const AnalysisHttpLive = HttpApiBuilder.group(CostlineApi, "analysis", (handlers) =>
   Effect.gen(function*() {
-    const analyzer = yield* QueryAnalyzer
-    const codeChanges = yield* CodeChanges
+    const analyzer = yield* QueryAnalysis.QueryAnalyzer
+    const codeChanges = yield* QueryAnalysis.CodeChanges
     return handlers
       .handle("analyzeQuery", ({ payload }) =>
         Effect.map(analyzer.analyze(payload), (items) => ({ items, row_count: items.length })))

@@ -4,7 +4,7 @@
  * A key used to create a key bounds it: no more access, no scope it does not hold itself.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Access as AccessLevel, ApiKey, ApiKeyScope } from "@costline/core"
+import { Identity } from "@costline/core"
 import { Schema, Struct } from "effect"
 import { Access, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -12,7 +12,7 @@ import { pageOf } from "../Pages.js"
 import { v2 } from "../Versions.js"
 
 /** A key as the API shows it: the tenant is the caller's own; never its token (only a hash is stored). */
-export const ApiKeyV2 = Schema.Struct(Struct.omit(ApiKey.fields, "organization_id")).annotations({ identifier: "ApiKey" })
+export const ApiKeyV2 = Schema.Struct(Struct.omit(Identity.ApiKey.fields, "organization_id")).annotations({ identifier: "ApiKey" })
 
 export const CreatedApiKey = Schema.Struct({
   ...ApiKeyV2.fields,
@@ -22,8 +22,8 @@ export const CreatedApiKey = Schema.Struct({
 
 export const CreateApiKeyV2 = Schema.Struct({
   name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
-  access: AccessLevel,
-  scopes: Schema.Array(ApiKeyScope).pipe(Schema.minItems(1)),
+  access: Identity.Access,
+  scopes: Schema.Array(Identity.ApiKeyScope).pipe(Schema.minItems(1)),
   expires_at: Schema.optional(Schema.NullOr(Schema.DateTimeUtc))
 }).annotations({ identifier: "CreateApiKey" })
 

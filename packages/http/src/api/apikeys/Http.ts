@@ -1,6 +1,7 @@
 /** Handlers of `/v2/api-keys`: core's ApiKeys, with the caller as the grantor that bounds a new key. */
 import { HttpApiBuilder } from "@effect/platform"
-import { type ApiKey, ApiKeyId, ApiKeys } from "@costline/core"
+import { ApiKeys, Ids } from "@costline/core"
+import type { Identity } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
@@ -9,12 +10,12 @@ import { onePage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 
-const keyId = parseId(ApiKeyId, "api_key")
+const keyId = parseId(Ids.ApiKeyId, "api_key")
 
-const toApiKeyV2 = ({ organization_id: _tenant, ...key }: ApiKey) => key
+const toApiKeyV2 = ({ organization_id: _tenant, ...key }: Identity.ApiKey) => key
 
 export const ApiKeysHttpLive = HttpApiBuilder.group(CostlineApi, "apiKeys", (handlers) =>
-  Effect.map(ApiKeys, (keys) =>
+  Effect.map(ApiKeys.ApiKeys, (keys) =>
     handlers
       .handle("listApiKeys", () =>
         Effect.gen(function*() {

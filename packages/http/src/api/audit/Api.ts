@@ -1,6 +1,6 @@
 /** `GET /v2/audit-logs`: the audit export, polled with an exactly-once page token. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { AuditRecord } from "@costline/core"
+import { Audit } from "@costline/core"
 import { Schema, Struct } from "effect"
 import { Access, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -9,7 +9,7 @@ import { v2 } from "../Versions.js"
 import { AuditLogsParams } from "./Params.js"
 
 /** A record as exported: the tenant is the caller's own, so `organization_id` is left out. */
-export const AuditRecordV2 = Schema.Struct(Struct.omit(AuditRecord.fields, "organization_id")).annotations({
+export const AuditRecordV2 = Schema.Struct(Struct.omit(Audit.AuditRecord.fields, "organization_id")).annotations({
   identifier: "AuditRecord"
 })
 

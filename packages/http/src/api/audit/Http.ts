@@ -12,7 +12,7 @@ import { toExportQuery } from "./Params.js"
 
 export const AuditHttpLive = HttpApiBuilder.group(CostlineApi, "audit", (handlers) =>
   Effect.gen(function*() {
-    const auditLog = yield* AuditLog
+    const auditLog = yield* AuditLog.AuditLog
     const metrics = yield* Effect.serviceOption(ServerMetrics)
     return handlers.handle("exportAuditLogs", ({ urlParams }) =>
       Effect.gen(function*() {

@@ -1,14 +1,6 @@
 /** The query parameters of `GET /v2/audit-logs`, and how they become core's export query. */
-import {
-  AuditStatus,
-  DEFAULT_PAGE_SIZE,
-  EventType,
-  type ExportQuery,
-  MAX_PAGE_SIZE,
-  Operation,
-  ResourceName,
-  SortOrder
-} from "@costline/core"
+import { Audit, Listing } from "@costline/core"
+import type { AuditLog } from "@costline/core"
 import { ParseResult, Schema } from "effect"
 import { DateTimeParam, integerParam, listParam, NonEmptyText, oneOfList, parseDateTime } from "../QueryParams.js"
 
@@ -47,20 +39,20 @@ const ChangedByPattern = Schema.String.pipe(
 )
 
 export const AuditLogsParams = Schema.Struct({
-  max_results: Schema.optionalWith(integerParam(1, MAX_PAGE_SIZE), { default: () => DEFAULT_PAGE_SIZE }),
-  sort_order: Schema.optionalWith(SortOrder, { default: () => "asc" as const }),
+  max_results: Schema.optionalWith(integerParam(1, Listing.MAX_PAGE_SIZE), { default: () => Listing.DEFAULT_PAGE_SIZE }),
+  sort_order: Schema.optionalWith(Audit.SortOrder, { default: () => "asc" as const }),
   page_token: Schema.optional(Schema.String),
   changed_at__gte: Schema.optional(DateTimeParam),
   changed_at__lte: Schema.optional(DateTimeParam),
   changed_at__in_range: Schema.optional(DateTimeRangeParam),
   table_name__in: Schema.optional(listParam(NonEmptyText, "a table name")),
-  event_type__in: Schema.optional(oneOfList(EventType)),
-  resource__in: Schema.optional(oneOfList(ResourceName)),
-  resource__not_in: Schema.optional(oneOfList(ResourceName)),
-  operation__in: Schema.optional(oneOfList(Operation)),
-  operation__not_in: Schema.optional(oneOfList(Operation)),
-  status__in: Schema.optional(oneOfList(AuditStatus)),
-  status__not_in: Schema.optional(oneOfList(AuditStatus)),
+  event_type__in: Schema.optional(oneOfList(Audit.EventType)),
+  resource__in: Schema.optional(oneOfList(Audit.ResourceName)),
+  resource__not_in: Schema.optional(oneOfList(Audit.ResourceName)),
+  operation__in: Schema.optional(oneOfList(Audit.Operation)),
+  operation__not_in: Schema.optional(oneOfList(Audit.Operation)),
+  status__in: Schema.optional(oneOfList(Audit.AuditStatus)),
+  status__not_in: Schema.optional(oneOfList(Audit.AuditStatus)),
   id__in: Schema.optional(listParam(Schema.UUID, "a UUID")),
   changed_by__ilike: Schema.optional(ChangedByPattern),
   changed_by__not_ilike: Schema.optional(ChangedByPattern),
@@ -72,7 +64,7 @@ const latest = (a: Date | undefined, b: Date | undefined) => a === undefined || 
 const earliest = (a: Date | undefined, b: Date | undefined) => a === undefined || (b !== undefined && b < a) ? b : a
 
 /** `changed_at__in_range` narrows whatever `__gte` / `__lte` already say: every bound applies. */
-export const toExportQuery = (params: AuditLogsParams): ExportQuery => ({
+export const toExportQuery = (params: AuditLogsParams): AuditLog.ExportQuery => ({
   order: params.sort_order,
   pageToken: params.page_token,
   maxResults: params.max_results,

@@ -5,7 +5,7 @@
  * No response ever carries key material: only the public key's fingerprint.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { AuthenticationMethod, CredentialsPut, DwAccountId, DwAccountPatch } from "@costline/core"
+import { DwAccount } from "@costline/core"
 import { Schema } from "effect"
 import { Access, type AttemptedChange, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -14,9 +14,9 @@ import { Success } from "../Success.js"
 import { SuccessorVersion, v1OwnTenant, v2 } from "../Versions.js"
 
 export const DwAccountV2 = Schema.Struct({
-  id: DwAccountId,
+  id: DwAccount.DwAccountId,
   name: Schema.String,
-  authentication_method: AuthenticationMethod,
+  authentication_method: DwAccount.AuthenticationMethod,
   username: Schema.NullOr(Schema.String),
   /** `SHA256:<base64>` of the public key; null until credentials are first set. */
   public_key_fingerprint: Schema.NullOr(Schema.String),
@@ -56,7 +56,7 @@ export class DwAccountsApi extends v2(
       HttpApiEndpoint.patch("updateDwAccount")`/dw-accounts/${DwAccountIdParam}`
         .annotate(Requires, Access.write("dw_accounts", connectionUpdate("dw_account_id")))
         .setHeaders(IfMatchHeaders)
-        .setPayload(DwAccountPatch)
+        .setPayload(DwAccount.DwAccountPatch)
         .addSuccess(DwAccountV2)
         .addError(Declared.PreconditionFailed)
         .addError(Declared.Conflict)
@@ -67,7 +67,7 @@ export class DwAccountsV1Api extends v1OwnTenant(
   HttpApiGroup.make("dwAccountsV1").annotateContext(tag).add(
     HttpApiEndpoint.put("putCredentials")`/dw-accounts/${DwAccountUuidParam}/credentials`
       .annotate(Requires, Access.write("dw_accounts", connectionUpdate("dw_account_uuid")))
-      .setPayload(CredentialsPut)
+      .setPayload(DwAccount.CredentialsPut)
       .addSuccess(Success)
       .addError(Declared.Conflict)
       .annotate(SuccessorVersion, "/v2/dw-accounts/:dw_account_uuid")

@@ -4,7 +4,7 @@
  * members the audit log redacts) is declared on the endpoints and enforced before decoding.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { type DwAccount, DwAccountId, DwAccounts } from "@costline/core"
+import { DwAccount, DwAccounts } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
@@ -14,7 +14,7 @@ import * as Respond from "../Respond.js"
 import { success } from "../Success.js"
 import type { DwAccountV2 } from "./Api.js"
 
-const toDwAccountV2 = (account: DwAccount): typeof DwAccountV2.Type => ({
+const toDwAccountV2 = (account: DwAccount.DwAccount): typeof DwAccountV2.Type => ({
   id: account.id,
   name: account.name,
   authentication_method: account.authentication_method,
@@ -26,13 +26,13 @@ const toDwAccountV2 = (account: DwAccount): typeof DwAccountV2.Type => ({
   etag: account.etag
 })
 
-const accountId = parseId(DwAccountId, "dw account")
+const accountId = parseId(DwAccount.DwAccountId, "dw account")
 
-const withEtag = (account: DwAccount) => Effect.as(Respond.setHeaders({ etag: account.etag }), toDwAccountV2(account))
+const withEtag = (account: DwAccount.DwAccount) => Effect.as(Respond.setHeaders({ etag: account.etag }), toDwAccountV2(account))
 
 export const DwAccountsHttpLive = HttpApiBuilder.group(CostlineApi, "dwAccounts", (handlers) =>
   Effect.gen(function*() {
-    const accounts = yield* DwAccounts
+    const accounts = yield* DwAccounts.DwAccounts
     return handlers
       .handle("getDwAccount", ({ path }) =>
         Effect.gen(function*() {
@@ -51,7 +51,7 @@ export const DwAccountsHttpLive = HttpApiBuilder.group(CostlineApi, "dwAccounts"
 
 export const DwAccountsV1HttpLive = HttpApiBuilder.group(CostlineApi, "dwAccountsV1", (handlers) =>
   Effect.gen(function*() {
-    const accounts = yield* DwAccounts
+    const accounts = yield* DwAccounts.DwAccounts
     return handlers.handle("putCredentials", ({ path, payload }) =>
       Effect.gen(function*() {
         const caller = yield* Caller

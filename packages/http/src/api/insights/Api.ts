@@ -3,7 +3,7 @@
  * `POST /v2/insights/{insight_id}/actions/viewed` and `POST /v2/insights/actions/query`.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Insight, InsightQuery, InsightUpdate } from "@costline/core"
+import { Insight } from "@costline/core"
 import { Schema } from "effect"
 import { Access, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -15,7 +15,7 @@ import { InsightsParams } from "./Params.js"
 /** Any text: an id that is no insight id names no insight, so it is a 404 rather than a 422. */
 const InsightIdParam = HttpApiSchema.param("insight_id", Schema.String)
 
-export const InsightPage = pageOf(Insight, "InsightPage")
+export const InsightPage = pageOf(Insight.Insight, "InsightPage")
 
 /** `GET` with an `If-None-Match` naming the current ETag: 304, no body. */
 /** How the docs page and the documents name and describe this group. */
@@ -49,14 +49,14 @@ export class InsightsApi extends v2(
     .add(
       HttpApiEndpoint.post("queryInsights", "/insights/actions/query")
         .annotate(Requires, Access.read("insights"))
-        .setPayload(InsightQuery)
+        .setPayload(Insight.InsightQuery)
         .addSuccess(InsightQueryResult)
     )
     .add(
       HttpApiEndpoint.get("getInsight")`/insights/${InsightIdParam}`
         .annotate(Requires, Access.read("insights"))
         .setHeaders(Schema.Struct({ "if-none-match": Schema.optional(Schema.String) }))
-        .addSuccess(Insight)
+        .addSuccess(Insight.Insight)
         .addSuccess(NotModifiedResponse)
         .addError(Declared.ValidationFailed)
     )
@@ -72,8 +72,8 @@ export class InsightsApi extends v2(
           })
         )
         .setHeaders(IfMatchHeaders)
-        .setPayload(InsightUpdate)
-        .addSuccess(Insight)
+        .setPayload(Insight.InsightUpdate)
+        .addSuccess(Insight.Insight)
         .addError(Declared.Conflict)
         .addError(Declared.InvalidTransition)
         .addError(Declared.PreconditionFailed)

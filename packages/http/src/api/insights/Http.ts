@@ -4,7 +4,8 @@
  * enforced before a handler runs.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { ETag, type Insight, InsightQueries, Insights, parseInsightId } from "@costline/core"
+import { ETag, InsightQueries, Insights } from "@costline/core"
+import type { Insight } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
@@ -15,12 +16,12 @@ import * as Respond from "../Respond.js"
 import { NotModified } from "./Api.js"
 import { toListQuery } from "./Params.js"
 
-const withEtag = (insight: Insight) => Effect.as(Respond.setHeaders({ etag: insight.etag }), insight)
+const withEtag = (insight: Insight.Insight) => Effect.as(Respond.setHeaders({ etag: insight.etag }), insight)
 
 export const InsightsHttpLive = HttpApiBuilder.group(CostlineApi, "insights", (handlers) =>
   Effect.gen(function*() {
-    const insights = yield* Insights
-    const queries = yield* InsightQueries
+    const insights = yield* Insights.Insights
+    const queries = yield* InsightQueries.InsightQueries
 
     return handlers
       .handle("listInsights", ({ urlParams }) =>
@@ -33,7 +34,7 @@ export const InsightsHttpLive = HttpApiBuilder.group(CostlineApi, "insights", (h
       .handle("getInsight", ({ headers, path }) =>
         Effect.gen(function*() {
           const caller = yield* Caller
-          const insight = yield* withEtag(yield* insights.get(caller.organizationId, yield* parseInsightId(path.insight_id)))
+          const insight = yield* withEtag(yield* insights.get(caller.organizationId, yield* Insights.parseInsightId(path.insight_id)))
           const ifNoneMatch = headers["if-none-match"]
           // Weak comparison, as RFC 9110 asks for If-None-Match.
           if (ifNoneMatch !== undefined && ETag.matchesWeakly(yield* ETag.parse("if-none-match", ifNoneMatch), insight.etag)) {
@@ -44,7 +45,7 @@ export const InsightsHttpLive = HttpApiBuilder.group(CostlineApi, "insights", (h
       .handle("updateInsight", ({ headers, path, payload }) =>
         Effect.gen(function*() {
           const caller = yield* Caller
-          const id = yield* parseInsightId(path.insight_id)
+          const id = yield* Insights.parseInsightId(path.insight_id)
           const precondition = yield* Preconditions.required(headers, "the insight")
           const updated = yield* withEtag(yield* insights.update(caller.actor, caller.organizationId, id, payload, precondition))
           return Encoded.ok(Encoded.insight(updated))
@@ -52,6 +53,6 @@ export const InsightsHttpLive = HttpApiBuilder.group(CostlineApi, "insights", (h
       .handle("recordInsightView", ({ path }) =>
         Effect.gen(function*() {
           const caller = yield* Caller
-          yield* insights.recordView(caller.principal, caller.organizationId, yield* parseInsightId(path.insight_id))
+          yield* insights.recordView(caller.principal, caller.organizationId, yield* Insights.parseInsightId(path.insight_id))
         }))
   }))

@@ -1,37 +1,26 @@
 /** The query parameters of `GET /v2/insights`, and how they become core's list query. */
-import {
-  DEFAULT_PAGE_SIZE,
-  type InsightFilters,
-  InsightListQuery,
-  InsightSortBy,
-  InsightStatus,
-  InsightType,
-  MAX_PAGE_SIZE,
-  SortOrder,
-  storable,
-  StorableString
-} from "@costline/core"
+import { Audit, Insight, Listing, StorableText } from "@costline/core"
 import { DateTime, Schema } from "effect"
 import { DateTimeParam, integerParam, listParam, NonEmptyText, oneOfList } from "../QueryParams.js"
 
 /** People are matched by email; stored emails are lower case, so the filter is lowered too. */
-const PeopleParam = listParam(storable(NonEmptyText), "an email address")
+const PeopleParam = listParam(StorableText.storable(NonEmptyText), "an email address")
 const ViewCountParam = integerParam(0, Number.MAX_SAFE_INTEGER)
 
 export const InsightsParams = Schema.Struct({
-  sort_by: Schema.optionalWith(InsightSortBy, { default: () => "create_time" as const }),
-  sort_order: Schema.optionalWith(SortOrder, { default: () => "desc" as const }),
+  sort_by: Schema.optionalWith(Insight.InsightSortBy, { default: () => "create_time" as const }),
+  sort_order: Schema.optionalWith(Audit.SortOrder, { default: () => "desc" as const }),
   page_token: Schema.optional(Schema.String),
-  max_results: Schema.optionalWith(integerParam(1, MAX_PAGE_SIZE), { default: () => DEFAULT_PAGE_SIZE }),
-  status__in: Schema.optional(oneOfList(InsightStatus)),
+  max_results: Schema.optionalWith(integerParam(1, Listing.MAX_PAGE_SIZE), { default: () => Listing.DEFAULT_PAGE_SIZE }),
+  status__in: Schema.optional(oneOfList(Insight.InsightStatus)),
   assignee__in: Schema.optional(PeopleParam),
-  insight_type__in: Schema.optional(oneOfList(InsightType)),
+  insight_type__in: Schema.optional(oneOfList(Insight.InsightType)),
   first_viewed_by__in: Schema.optional(PeopleParam),
   last_viewed_by__in: Schema.optional(PeopleParam),
   is_current: Schema.optional(Schema.BooleanFromString),
-  resource_type: Schema.optional(StorableString),
-  dw_id: Schema.optional(StorableString),
-  connection_id: Schema.optional(StorableString),
+  resource_type: Schema.optional(StorableText.StorableString),
+  dw_id: Schema.optional(StorableText.StorableString),
+  connection_id: Schema.optional(StorableText.StorableString),
   view_count__gte: Schema.optional(ViewCountParam),
   view_count__lte: Schema.optional(ViewCountParam),
   first_viewed_at__gte: Schema.optional(DateTimeParam),
@@ -50,8 +39,8 @@ const present = <A extends object>(record: A) =>
     [K in keyof A]?: Exclude<A[K], undefined>
   }
 
-export const toListQuery = (params: InsightsParams): InsightListQuery => {
-  const filters: InsightFilters = present({
+export const toListQuery = (params: InsightsParams): Insight.InsightListQuery => {
+  const filters: Insight.InsightFilters = present({
     status__in: params.status__in,
     assignee__in: lowered(params.assignee__in),
     insight_type__in: params.insight_type__in,
@@ -68,7 +57,7 @@ export const toListQuery = (params: InsightsParams): InsightListQuery => {
     last_viewed_at__gte: instant(params.last_viewed_at__gte),
     last_viewed_at__lte: instant(params.last_viewed_at__lte)
   })
-  return new InsightListQuery({
+  return new Insight.InsightListQuery({
     filters,
     sort_by: params.sort_by,
     sort_order: params.sort_order,

@@ -19,7 +19,7 @@ function* slices(text: string) {
 
 export const IntelligenceHttpLive = HttpApiBuilder.group(CostlineApi, "intelligence", (handlers) =>
   Effect.gen(function*() {
-    const ingest = yield* DwIngest
+    const ingest = yield* DwIngest.DwIngest
     return handlers.handle("ingestDw", ({ payload }) =>
       Effect.gen(function*() {
         const caller = yield* Caller

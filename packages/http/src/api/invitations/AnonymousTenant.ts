@@ -2,7 +2,7 @@
  * The anonymous tenant middleware (see `Visitor.ts`). Apart from the tag, so that the API's
  * definition never loads the middlewares, which read the whole API when they are built.
  */
-import { type OrganizationId } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { Effect, Layer } from "effect"
 import { AuthFailureGate } from "../../middleware/AuthFailureLimit.js"
 import * as AccessLog from "../../middleware/AccessLog.js"
@@ -23,7 +23,7 @@ export const AnonymousTenantLive = Layer.effect(
       const tenant = yield* tenantFromHeader
       yield* AccessLog.recordTenant(tenant)
       yield* declaredInput
-      return Visitor.of({ organizationId: tenant as OrganizationId, requestId: yield* RequestId })
+      return Visitor.of({ organizationId: tenant as Ids.OrganizationId, requestId: yield* RequestId })
     })
   })
 )

@@ -5,7 +5,7 @@
  * failures are limited per address like failed authentication.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Role } from "@costline/core"
+import { Identity } from "@costline/core"
 import { Schema } from "effect"
 import { Access, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -21,7 +21,7 @@ export const AcceptInvitationV2 = Schema.Struct({
 export const AcceptedInvitation = Schema.Struct({
   organization_id: Schema.String,
   email: Schema.String,
-  role: Role,
+  role: Identity.Role,
   /** The new member's first session: its bearer token is shown in this response only. */
   session: Schema.Struct({ token: Schema.String, expires_at: Schema.DateTimeUtc })
 }).annotations({ identifier: "AcceptedInvitation" })

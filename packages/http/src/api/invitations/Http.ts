@@ -8,7 +8,7 @@ import * as Respond from "../Respond.js"
 import { Visitor } from "./Visitor.js"
 
 export const InvitationsHttpLive = HttpApiBuilder.group(CostlineApi, "invitations", (handlers) =>
-  Effect.map(Effect.all([Invitations, AuthFailureGate]), ([invitations, failures]) =>
+  Effect.map(Effect.all([Invitations.Invitations, AuthFailureGate]), ([invitations, failures]) =>
     handlers.handle("acceptInvitation", ({ payload }) =>
       Effect.gen(function*() {
         const visitor = yield* Visitor

@@ -7,7 +7,7 @@
  */
 import { HttpApiMiddleware } from "@effect/platform"
 import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import type { OrganizationId } from "@costline/core"
+import type { Ids } from "@costline/core"
 import { Context, Schema } from "effect"
 import { Declared } from "../Errors.js"
 import { strictBodies } from "../StrictBodies.js"
@@ -16,7 +16,7 @@ import { V2_PREFIX } from "../Versions.js"
 /** An anonymous caller: the tenant it names and its request id. */
 export class Visitor extends Context.Tag("@costline/http/Visitor")<
   Visitor,
-  { readonly organizationId: OrganizationId; readonly requestId: string | null }
+  { readonly organizationId: Ids.OrganizationId; readonly requestId: string | null }
 >() {}
 
 export class AnonymousTenant extends HttpApiMiddleware.Tag<AnonymousTenant>()("@costline/http/AnonymousTenant", {

@@ -6,7 +6,7 @@ import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 
 export const SessionsHttpLive = HttpApiBuilder.group(CostlineApi, "sessions", (handlers) =>
-  Effect.map(Sessions, (sessions) =>
+  Effect.map(Sessions.Sessions, (sessions) =>
     handlers.handle("logout", () =>
       Effect.gen(function*() {
         const { principal, requestId } = yield* Caller

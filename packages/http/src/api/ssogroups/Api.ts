@@ -4,15 +4,7 @@
  * `POST`, `GET /api/{organization_id}/sso-group-mappings` and `PUT …/{sso_group_name}`.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import {
-  DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
-  SsoGroupName,
-  SsoGroupPatch,
-  SsoGroupRoles,
-  V1_DEFAULT_LIMIT,
-  V1_MAX_LIMIT
-} from "@costline/core"
+import { Listing, SsoGroup } from "@costline/core"
 import { Schema } from "effect"
 import { Access, type AttemptedChange, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -25,7 +17,7 @@ import { OrganizationIdParam, SuccessorVersion, v1, v2 } from "../Versions.js"
 const SsoGroupIdParam = HttpApiSchema.param("sso_group_id", Schema.String)
 const SsoGroupNameParam = HttpApiSchema.param("sso_group_name", Schema.String)
 
-export const CreateSsoGroupV2 = Schema.Struct({ name: SsoGroupName, roles: SsoGroupRoles }).annotations({ identifier: "SsoGroupCreate" })
+export const CreateSsoGroupV2 = Schema.Struct({ name: SsoGroup.SsoGroupName, roles: SsoGroup.SsoGroupRoles }).annotations({ identifier: "SsoGroupCreate" })
 
 export const SsoGroupV2 = Schema.Struct({
   id: Schema.String,
@@ -40,11 +32,11 @@ export const SsoGroupV2 = Schema.Struct({
 
 export const SsoGroupPage = pageOf(SsoGroupV2, "SsoGroupPage")
 
-export const SsoGroupMappingCreateV1 = Schema.Struct({ sso_group_name: SsoGroupName, roles: SsoGroupRoles }).annotations({
+export const SsoGroupMappingCreateV1 = Schema.Struct({ sso_group_name: SsoGroup.SsoGroupName, roles: SsoGroup.SsoGroupRoles }).annotations({
   identifier: "SsoGroupMappingCreateV1"
 })
 
-export const SsoGroupMappingRenameV1 = Schema.Struct({ new_sso_group_name: SsoGroupName }).annotations({
+export const SsoGroupMappingRenameV1 = Schema.Struct({ new_sso_group_name: SsoGroup.SsoGroupName }).annotations({
   identifier: "SsoGroupMappingRenameV1"
 })
 
@@ -56,12 +48,12 @@ export const SsoGroupMappingV1 = Schema.Struct({
 export const SsoGroupMappingsV1 = offsetPageV1("sso_groups", SsoGroupMappingV1).annotations({ identifier: "SsoGroupMappingsV1" })
 
 export const SsoGroupsParams = Schema.Struct({
-  max_results: Schema.optionalWith(integerParam(1, MAX_PAGE_SIZE), { default: () => DEFAULT_PAGE_SIZE }),
+  max_results: Schema.optionalWith(integerParam(1, Listing.MAX_PAGE_SIZE), { default: () => Listing.DEFAULT_PAGE_SIZE }),
   page_token: Schema.optional(Schema.String)
 })
 
 export const SsoGroupMappingsParams = Schema.Struct({
-  limit: Schema.optionalWith(integerParam(1, V1_MAX_LIMIT), { default: () => V1_DEFAULT_LIMIT }),
+  limit: Schema.optionalWith(integerParam(1, Listing.V1_MAX_LIMIT), { default: () => Listing.V1_DEFAULT_LIMIT }),
   offset: Schema.optionalWith(integerParam(0, Number.MAX_SAFE_INTEGER), { default: () => 0 })
 })
 
@@ -105,7 +97,7 @@ export class SsoGroupsApi extends v2(
       HttpApiEndpoint.patch("updateSsoGroup")`/sso-groups/${SsoGroupIdParam}`
         .annotate(Requires, Access.write("sso_groups", changes("sso_groups", "update", "sso_group_id")))
         .setHeaders(IfMatchHeaders)
-        .setPayload(SsoGroupPatch)
+        .setPayload(SsoGroup.SsoGroupPatch)
         .addSuccess(SsoGroupV2)
         .addError(Declared.AlreadyExists)
         .addError(Declared.PreconditionFailed)

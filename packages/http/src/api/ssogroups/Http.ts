@@ -1,6 +1,6 @@
 /** Handlers of the SSO group groups: call core's `SsoGroups` and shape the answer. */
 import { HttpApiBuilder } from "@effect/platform"
-import { CreateSsoGroup, SsoGroupId, SsoGroups, type SsoGroupWithRoles } from "@costline/core"
+import { SsoGroup, SsoGroups } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
@@ -11,21 +11,21 @@ import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 import { toSsoGroupMappingV1, toSsoGroupV2 } from "./Representation.js"
 
-const ssoGroupId = parseId(SsoGroupId, "sso_group")
+const ssoGroupId = parseId(SsoGroup.SsoGroupId, "sso_group")
 
 /** The v2 group, with its ETag also in the header. */
-const shown = (entry: SsoGroupWithRoles) => {
+const shown = (entry: SsoGroups.SsoGroupWithRoles) => {
   const group = toSsoGroupV2(entry)
   return Effect.as(Respond.setHeaders({ etag: group.etag }), group)
 }
 
 export const SsoGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "ssoGroups", (handlers) =>
-  Effect.map(SsoGroups, (groups) =>
+  Effect.map(SsoGroups.SsoGroups, (groups) =>
     handlers
       .handle("createSsoGroup", ({ payload }) =>
         Effect.gen(function*() {
           const caller = yield* Caller
-          const created = yield* groups.create(caller.actor, caller.organizationId, new CreateSsoGroup(payload))
+          const created = yield* groups.create(caller.actor, caller.organizationId, new SsoGroup.CreateSsoGroup(payload))
           yield* Respond.setHeaders({ location: `${V2_PREFIX}/sso-groups/${created.group.id}` })
           return yield* shown(created)
         }))
@@ -54,12 +54,12 @@ export const SsoGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "ssoGroups", 
         }))))
 
 export const SsoGroupsV1HttpLive = HttpApiBuilder.group(CostlineApi, "ssoGroupsV1", (handlers) =>
-  Effect.map(SsoGroups, (groups) =>
+  Effect.map(SsoGroups.SsoGroups, (groups) =>
     handlers
       .handle("createSsoGroupMapping", ({ payload }) =>
         Effect.gen(function*() {
           const caller = yield* Caller
-          const input = new CreateSsoGroup({ name: payload.sso_group_name, roles: payload.roles })
+          const input = new SsoGroup.CreateSsoGroup({ name: payload.sso_group_name, roles: payload.roles })
           return toSsoGroupMappingV1(yield* groups.create(caller.actor, caller.organizationId, input))
         }))
       .handle("renameSsoGroupMapping", ({ path, payload }) =>

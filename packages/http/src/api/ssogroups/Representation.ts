@@ -1,9 +1,9 @@
 /** Core's SSO group mappings in the v2 and v1 shapes. */
-import type { SsoGroupWithRoles } from "@costline/core"
+import type { SsoGroups } from "@costline/core"
 import { toRoleAssignmentV1, toRoleAssignmentV2 } from "../roles/Schemas.js"
 import type { SsoGroupMappingV1, SsoGroupV2 } from "./Api.js"
 
-export const toSsoGroupV2 = ({ group, roles }: SsoGroupWithRoles): typeof SsoGroupV2.Type => ({
+export const toSsoGroupV2 = ({ group, roles }: SsoGroups.SsoGroupWithRoles): typeof SsoGroupV2.Type => ({
   id: group.id,
   name: group.name,
   roles: roles.map(toRoleAssignmentV2),
@@ -14,7 +14,7 @@ export const toSsoGroupV2 = ({ group, roles }: SsoGroupWithRoles): typeof SsoGro
   update_time: group.updated_at
 })
 
-export const toSsoGroupMappingV1 = ({ group, roles }: SsoGroupWithRoles): typeof SsoGroupMappingV1.Type => ({
+export const toSsoGroupMappingV1 = ({ group, roles }: SsoGroups.SsoGroupWithRoles): typeof SsoGroupMappingV1.Type => ({
   sso_group_name: group.name,
   roles: roles.map(toRoleAssignmentV1)
 })

@@ -5,7 +5,7 @@
  * `/api/{organization_id}/teams`.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { AddTeamMember, CreateTeam, MemberRole, MemberType, Role, RoleGrant, TeamId, TeamName, TeamPatch } from "@costline/core"
+import { Identity, Ids, RoleScope, Team } from "@costline/core"
 import { Schema } from "effect"
 import { Access, type AttemptedChange, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -21,10 +21,10 @@ const TeamIdParam = HttpApiSchema.param("team_id", Schema.String)
 const RoleIdParam = HttpApiSchema.param("role_id", Schema.String)
 
 export const TeamV1 = Schema.Struct({
-  id: TeamId,
+  id: Ids.TeamId,
   name: Schema.String,
   is_all_users: Schema.Boolean,
-  default_member_role: MemberRole,
+  default_member_role: Team.MemberRole,
   created_at: Schema.DateTimeUtc,
   updated_at: Schema.DateTimeUtc
 }).annotations({ identifier: "TeamV1" })
@@ -40,17 +40,17 @@ export const TeamV2 = Schema.Struct({
 export const TeamMemberSchema = Schema.Struct({
   /** The membership's id (for the all-users team's implicit members, the user's id). */
   id: Schema.String,
-  type: MemberType,
+  type: Team.MemberType,
   /** Email address for users, group name for SSO groups. */
   identifier: Schema.String,
-  role: MemberRole,
+  role: Team.MemberRole,
   added_at: Schema.DateTimeUtc
 }).annotations({ identifier: "TeamMember" })
 
 /** The v1 team role: its scope flattened into the three ids v1 knows. */
 export const TeamRoleV1 = Schema.Struct({
   id: Schema.String,
-  role: Role,
+  role: Identity.Role,
   created_at: Schema.DateTimeUtc,
   dw_organization_name: Schema.NullOr(Schema.String),
   dw_account_uuid: Schema.NullOr(Schema.String),
@@ -81,8 +81,8 @@ export const TeamDetailsV1 = Schema.Struct({
 
 /** v1 `PUT`: the name, and optionally the default member role (kept when left out). */
 export const TeamPutV1 = Schema.Struct({
-  name: TeamName,
-  default_member_role: Schema.optional(MemberRole)
+  name: Team.TeamName,
+  default_member_role: Schema.optional(Team.MemberRole)
 }).annotations({ identifier: "TeamPutV1" })
 
 const changes = (table_name: string, operation: AttemptedChange["operation"], recordIdParam?: string) =>
@@ -106,7 +106,7 @@ export class TeamsApi extends v2(
     .add(
       HttpApiEndpoint.post("createTeam", "/teams")
         .annotate(Requires, createTeam)
-        .setPayload(CreateTeam)
+        .setPayload(Team.CreateTeam)
         .addSuccess(TeamV2, { status: 201 })
         .addError(Declared.AlreadyExists)
     )
@@ -122,7 +122,7 @@ export class TeamsApi extends v2(
       HttpApiEndpoint.patch("updateTeam")`/teams/${TeamIdParam}`
         .annotate(Requires, updateTeam)
         .setHeaders(IfMatchHeaders)
-        .setPayload(TeamPatch)
+        .setPayload(Team.TeamPatch)
         .addSuccess(TeamV2)
         .addError(Declared.PreconditionFailed)
         .addError(Declared.Conflict)
@@ -131,7 +131,7 @@ export class TeamsApi extends v2(
     .add(
       HttpApiEndpoint.post("addTeamMember")`/teams/${TeamIdParam}/members`
         .annotate(Requires, addMember)
-        .setPayload(AddTeamMember)
+        .setPayload(Team.AddTeamMember)
         .addSuccess(TeamMemberSchema, { status: 201 })
         .addError(Declared.AlreadyExists)
         .addError(Declared.Conflict)
@@ -140,7 +140,7 @@ export class TeamsApi extends v2(
     .add(
       HttpApiEndpoint.post("grantTeamRole")`/teams/${TeamIdParam}/roles`
         .annotate(Requires, grantRole)
-        .setPayload(RoleGrant)
+        .setPayload(RoleScope.RoleGrant)
         .addSuccess(TeamRoleV2, { status: 201 })
         .addError(Declared.AlreadyExists)
         .addError(Declared.ValidationFailed)
@@ -157,7 +157,7 @@ export class TeamsV1Api extends v1(
     .add(
       HttpApiEndpoint.post("createTeam")`/${OrganizationIdParam}/teams`
         .annotate(Requires, createTeam)
-        .setPayload(CreateTeam)
+        .setPayload(Team.CreateTeam)
         .addSuccess(TeamV1)
         .addError(Declared.AlreadyExists)
         .annotate(SuccessorVersion, "/v2/teams")
@@ -181,7 +181,7 @@ export class TeamsV1Api extends v1(
     .add(
       HttpApiEndpoint.post("addTeamMember")`/${OrganizationIdParam}/teams/${TeamIdParam}/members`
         .annotate(Requires, addMember)
-        .setPayload(AddTeamMember)
+        .setPayload(Team.AddTeamMember)
         .addSuccess(TeamMemberSchema)
         .addError(Declared.AlreadyExists)
         .addError(Declared.Conflict)

@@ -1,6 +1,6 @@
 /** Handlers of the teams groups: call core's team services and shape the answer. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Precondition, TeamId, TeamMembers, TeamRoles, Teams } from "@costline/core"
+import { Ids, Precondition, TeamMembers, TeamRoles, Teams } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
@@ -19,12 +19,12 @@ import {
   toTeamV2
 } from "./Representation.js"
 
-const teamId = parseId(TeamId, "team")
+const teamId = parseId(Ids.TeamId, "team")
 
 const teamUrl = (id: string) => `${V2_PREFIX}/teams/${id}`
 
 /** The services every handler uses, and the caller's team from the path. */
-const services = Effect.all({ teams: Teams, members: TeamMembers, roles: TeamRoles })
+const services = Effect.all({ teams: Teams.Teams, members: TeamMembers.TeamMembers, roles: TeamRoles.TeamRoles })
 
 const inTeam = (rawId: string) => Effect.all({ caller: Caller, id: teamId(rawId) })
 

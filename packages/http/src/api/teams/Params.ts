@@ -3,12 +3,13 @@
  * its own. v2: `<list>_max_results` (1..500, default 50) and `<list>_page_token`; v1:
  * `<list>_limit` (1..1000, default 100) and `<list>_offset` (≥ 0, default 0).
  */
-import { DEFAULT_PAGE_SIZE, type DetailsQuery, type KeysetRequest, MAX_PAGE_SIZE, type OffsetRequest, V1_DEFAULT_LIMIT, V1_MAX_LIMIT } from "@costline/core"
+import { Listing } from "@costline/core"
+import type { Teams } from "@costline/core"
 import { Schema } from "effect"
 import { integerParam } from "../QueryParams.js"
 
-const pageSize = Schema.optionalWith(integerParam(1, MAX_PAGE_SIZE), { default: () => DEFAULT_PAGE_SIZE })
-const limit = Schema.optionalWith(integerParam(1, V1_MAX_LIMIT), { default: () => V1_DEFAULT_LIMIT })
+const pageSize = Schema.optionalWith(integerParam(1, Listing.MAX_PAGE_SIZE), { default: () => Listing.DEFAULT_PAGE_SIZE })
+const limit = Schema.optionalWith(integerParam(1, Listing.V1_MAX_LIMIT), { default: () => Listing.V1_DEFAULT_LIMIT })
 const offset = Schema.optionalWith(integerParam(0, Number.MAX_SAFE_INTEGER), { default: () => 0 })
 
 export const TeamDetailsParamsV2 = Schema.Struct({
@@ -25,13 +26,13 @@ export const TeamDetailsParamsV1 = Schema.Struct({
   roles_offset: offset
 })
 
-export const toDetailsQueryV2 = (params: typeof TeamDetailsParamsV2.Type): DetailsQuery<KeysetRequest> => ({
+export const toDetailsQueryV2 = (params: typeof TeamDetailsParamsV2.Type): Teams.DetailsQuery<Listing.KeysetRequest> => ({
   members: { pageToken: params.members_page_token, maxResults: params.members_max_results },
   roles: { pageToken: params.roles_page_token, maxResults: params.roles_max_results },
   fields: { members: { size: "query.members_max_results" }, roles: { size: "query.roles_max_results" } }
 })
 
-export const toDetailsQueryV1 = (params: typeof TeamDetailsParamsV1.Type): DetailsQuery<OffsetRequest> => ({
+export const toDetailsQueryV1 = (params: typeof TeamDetailsParamsV1.Type): Teams.DetailsQuery<Listing.OffsetRequest> => ({
   members: { offset: params.members_offset, limit: params.members_limit },
   roles: { offset: params.roles_offset, limit: params.roles_limit },
   fields: {

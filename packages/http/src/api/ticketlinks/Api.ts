@@ -3,7 +3,7 @@
  * (an item's links) and `GET /v2/ticket-links/{ticket_link_id}` (where `Location` points).
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { LinkedItemId, LinkableItemType, MAX_PAGE_SIZE, TicketLink, TicketLinkCreate } from "@costline/core"
+import { Listing, TicketLink } from "@costline/core"
 import { Schema, Struct } from "effect"
 import { Access, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -12,16 +12,16 @@ import { integerParam } from "../QueryParams.js"
 import { v2 } from "../Versions.js"
 
 /** A link as the API shows it: the tenant is the caller's own, so `organization_id` is left out. */
-export const TicketLinkV2 = Schema.Struct(Struct.omit(TicketLink.fields, "organization_id")).annotations({
+export const TicketLinkV2 = Schema.Struct(Struct.omit(TicketLink.TicketLink.fields, "organization_id")).annotations({
   identifier: "TicketLink"
 })
 
 export const TicketLinkPage = pageOf(TicketLinkV2, "TicketLinkPage")
 
 export const TicketLinksParams = Schema.Struct({
-  item_type: LinkableItemType,
-  item_id: LinkedItemId,
-  max_results: Schema.optional(integerParam(1, MAX_PAGE_SIZE)),
+  item_type: TicketLink.LinkableItemType,
+  item_id: TicketLink.LinkedItemId,
+  max_results: Schema.optional(integerParam(1, Listing.MAX_PAGE_SIZE)),
   page_token: Schema.optional(Schema.String)
 })
 
@@ -43,7 +43,7 @@ export class TicketLinksApi extends v2(
           Requires,
           Access.write("ticket_links", change("ticket_links", "ticket_links", "create"))
         )
-        .setPayload(TicketLinkCreate)
+        .setPayload(TicketLink.TicketLinkCreate)
         .addSuccess(TicketLinkV2, { status: 201 })
         .addError(Declared.AlreadyExists)
     )

@@ -4,7 +4,7 @@
  * audits a refused link), so embedders get the same rule.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { type TicketLink, TicketLinkId, TicketLinks } from "@costline/core"
+import { TicketLink, TicketLinks } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
@@ -13,12 +13,12 @@ import { toPage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 
-const linkId = parseId(TicketLinkId, "ticket link")
+const linkId = parseId(TicketLink.TicketLinkId, "ticket link")
 
-const toTicketLinkV2 = ({ organization_id: _tenant, ...link }: TicketLink) => link
+const toTicketLinkV2 = ({ organization_id: _tenant, ...link }: TicketLink.TicketLink) => link
 
 export const TicketLinksHttpLive = HttpApiBuilder.group(CostlineApi, "ticketLinks", (handlers) =>
-  Effect.map(TicketLinks, (links) =>
+  Effect.map(TicketLinks.TicketLinks, (links) =>
     handlers
       .handle("createTicketLink", ({ payload }) =>
         Effect.gen(function*() {

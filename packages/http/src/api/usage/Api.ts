@@ -6,18 +6,7 @@
  * v1 (deprecated): create a set, read it with its groups, `PUT` and `DELETE` a group.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import {
-  CreateUsageGroup,
-  CreateUsageGroupSet,
-  MAX_PAGE_SIZE,
-  DEFAULT_PAGE_SIZE,
-  Month,
-  notBothFilterForms,
-  PatchUsageGroup,
-  patchUsageGroupFields,
-  UsageGroupId,
-  UsageScope
-} from "@costline/core"
+import { Listing, Usage, UsageMonth } from "@costline/core"
 import { Schema } from "effect"
 import { Access, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -57,26 +46,26 @@ const SetIdParamV1 = HttpApiSchema.param("usage_group_set_id", Uuid)
 const GroupIdParamV1 = HttpApiSchema.param("usage_group_id", Uuid)
 
 export const UsageGroupsParams = Schema.Struct({
-  max_results: Schema.optionalWith(integerParam(1, MAX_PAGE_SIZE), { default: () => DEFAULT_PAGE_SIZE }),
+  max_results: Schema.optionalWith(integerParam(1, Listing.MAX_PAGE_SIZE), { default: () => Listing.DEFAULT_PAGE_SIZE }),
   page_token: Schema.optional(Schema.String)
 })
 
-export const AttributionParams = Schema.Struct({ month: Month })
+export const AttributionParams = Schema.Struct({ month: UsageMonth.Month })
 
-export const RaiseBudgetAlerts = Schema.Struct({ month: Month })
+export const RaiseBudgetAlerts = Schema.Struct({ month: UsageMonth.Month })
   .annotations({ identifier: "RaiseBudgetAlerts", parseOptions: { onExcessProperty: "error" } })
 
 export const DimensionsParams = Schema.Struct({
-  scope: Schema.optionalWith(UsageScope, { default: () => "organization" as const })
+  scope: Schema.optionalWith(Usage.UsageScope, { default: () => "organization" as const })
 })
 
 /**
  * The v1 `PUT` body: a merge patch that may repeat the group's `id`, which must then be the one
  * in the path (checked by the handler, which knows the path).
  */
-export const UsageGroupPutV1 = Schema.Struct({ id: Schema.optional(UsageGroupId), ...patchUsageGroupFields })
+export const UsageGroupPutV1 = Schema.Struct({ id: Schema.optional(Usage.UsageGroupId), ...Usage.patchUsageGroupFields })
   .annotations({ parseOptions: { onExcessProperty: "error" } })
-  .pipe(Schema.filter(notBothFilterForms))
+  .pipe(Schema.filter(Usage.notBothFilterForms))
 
 /** How the docs page and the documents name and describe this group (both versions). */
 const tag = OpenApi.annotations({
@@ -90,7 +79,7 @@ export class UsageGroupsApi extends v2(
     .add(
       HttpApiEndpoint.post("createUsageGroupSet", "/usage-group-sets")
         .annotate(Requires, CREATE_SET)
-        .setPayload(CreateUsageGroupSet)
+        .setPayload(Usage.CreateUsageGroupSet)
         .addSuccess(UsageGroupSetV2, { status: 201 })
         .addError(Declared.AlreadyExists)
         .addError(Declared.ValidationFailed)
@@ -111,7 +100,7 @@ export class UsageGroupsApi extends v2(
     .add(
       HttpApiEndpoint.post("createUsageGroup")`/usage-group-sets/${SetIdParam}/usage-groups`
         .annotate(Requires, CREATE_GROUP)
-        .setPayload(CreateUsageGroup)
+        .setPayload(Usage.CreateUsageGroup)
         .addSuccess(UsageGroupV2, { status: 201 })
         .addError(Declared.ValidationFailed)
     )
@@ -124,7 +113,7 @@ export class UsageGroupsApi extends v2(
       HttpApiEndpoint.patch("updateUsageGroup")`/usage-group-sets/${SetIdParam}/usage-groups/${GroupIdParam}`
         .annotate(Requires, UPDATE_GROUP)
         .setHeaders(IfMatchHeaders)
-        .setPayload(PatchUsageGroup)
+        .setPayload(Usage.PatchUsageGroup)
         .addSuccess(UsageGroupV2)
         .addError(Declared.ValidationFailed)
         .addError(Declared.PreconditionFailed)
@@ -170,7 +159,7 @@ export class UsageGroupsV1Api extends v1(
     .add(
       HttpApiEndpoint.post("createUsageGroupSet")`/${OrganizationIdParam}/usage-group-sets`
         .annotate(Requires, CREATE_SET)
-        .setPayload(CreateUsageGroupSet)
+        .setPayload(Usage.CreateUsageGroupSet)
         .addSuccess(UsageGroupSetV1)
         .addError(Declared.AlreadyExists)
         .addError(Declared.ValidationFailed)

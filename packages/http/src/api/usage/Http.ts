@@ -1,6 +1,7 @@
 /** v2 usage group handlers (the tenant middleware checked the permission): call core, shape answers and headers. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Attribution, BudgetAlerts, type UsageGroup, UsageDimensions, UsageGroups, type UsageGroupSet } from "@costline/core"
+import { Attribution, BudgetAlerts, UsageDimensions, UsageGroups } from "@costline/core"
+import type { Usage } from "@costline/core"
 import { Effect } from "effect"
 import { AttributionTimeout } from "../../Options.js"
 import { CostlineApi } from "../Api.js"
@@ -12,17 +13,17 @@ import { V2_PREFIX } from "../Versions.js"
 import { groupIdsOf, setIdOf } from "./PathIds.js"
 import { toAttributionV2, toBudgetAlertsV2, toGroupV2, toSetV2 } from "./Representation.js"
 
-const setPath = (set: Pick<UsageGroupSet, "id">) => `${V2_PREFIX}/usage-group-sets/${set.id}`
-const groupPath = (group: UsageGroup) => `${V2_PREFIX}/usage-group-sets/${group.usage_group_set_id}/usage-groups/${group.id}`
+const setPath = (set: Pick<Usage.UsageGroupSet, "id">) => `${V2_PREFIX}/usage-group-sets/${set.id}`
+const groupPath = (group: Usage.UsageGroup) => `${V2_PREFIX}/usage-group-sets/${group.usage_group_set_id}/usage-groups/${group.id}`
 
-const setWithEtag = (set: UsageGroupSet) => Effect.as(Respond.setHeaders({ etag: set.etag }), toSetV2(set))
-const groupWithEtag = (group: UsageGroup) => Effect.as(Respond.setHeaders({ etag: group.etag }), toGroupV2(group))
+const setWithEtag = (set: Usage.UsageGroupSet) => Effect.as(Respond.setHeaders({ etag: set.etag }), toSetV2(set))
+const groupWithEtag = (group: Usage.UsageGroup) => Effect.as(Respond.setHeaders({ etag: group.etag }), toGroupV2(group))
 
 export const UsageGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "usageGroups", (handlers) =>
   Effect.gen(function*() {
-    const usageGroups = yield* UsageGroups
-    const attribution = yield* Attribution
-    const budgetAlerts = yield* BudgetAlerts
+    const usageGroups = yield* UsageGroups.UsageGroups
+    const attribution = yield* Attribution.Attribution
+    const budgetAlerts = yield* BudgetAlerts.BudgetAlerts
     const attributionTimeout = yield* AttributionTimeout
 
     return handlers

@@ -1,6 +1,6 @@
 /** Handlers of the deprecated v1 usage group routes: the same core calls as v2, in v1 shapes. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Precondition, UsageGroups, ValidationFailed } from "@costline/core"
+import { Errors, Precondition, UsageGroups } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
@@ -9,7 +9,7 @@ import { toGroupV1, toSetDetailsV1, toSetV1 } from "./Representation.js"
 
 export const UsageGroupsV1HttpLive = HttpApiBuilder.group(CostlineApi, "usageGroupsV1", (handlers) =>
   Effect.gen(function*() {
-    const usageGroups = yield* UsageGroups
+    const usageGroups = yield* UsageGroups.UsageGroups
 
     return handlers
       .handle("createUsageGroupSet", ({ payload }) =>
@@ -26,7 +26,7 @@ export const UsageGroupsV1HttpLive = HttpApiBuilder.group(CostlineApi, "usageGro
       .handle("putUsageGroup", ({ path, payload: { id, ...patch } }) =>
         Effect.gen(function*() {
           if (id !== undefined && id !== path.usage_group_id) {
-            return yield* ValidationFailed.single("body.id", "mismatch", "must equal the usage_group_id of the path")
+            return yield* Errors.ValidationFailed.single("body.id", "mismatch", "must equal the usage_group_id of the path")
           }
           const caller = yield* Caller
           const [setId, groupId] = yield* groupIdsOf(path)

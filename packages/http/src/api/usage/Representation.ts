@@ -1,5 +1,6 @@
 /** Core's usage group sets, groups and attribution reports in the v1 and v2 shapes. */
-import { type AttributionReport, type BudgetAlertsRun, UsageFilter, type UsageGroup, type UsageGroupSet } from "@costline/core"
+import { UsageFilter } from "@costline/core"
+import type { Attribution, BudgetAlerts, Usage } from "@costline/core"
 import type {
   AttributionV2,
   BudgetAlertsV2,
@@ -10,7 +11,7 @@ import type {
   UsageGroupV2
 } from "./Shapes.js"
 
-export const toSetV1 = (set: UsageGroupSet): typeof UsageGroupSetV1.Type => ({
+export const toSetV1 = (set: Usage.UsageGroupSet): typeof UsageGroupSetV1.Type => ({
   id: set.id,
   name: set.name,
   order: set.order,
@@ -21,7 +22,7 @@ export const toSetV1 = (set: UsageGroupSet): typeof UsageGroupSetV1.Type => ({
   updated_at: set.updated_at
 })
 
-export const toSetV2 = (set: UsageGroupSet): typeof UsageGroupSetV2.Type => ({
+export const toSetV2 = (set: Usage.UsageGroupSet): typeof UsageGroupSetV2.Type => ({
   id: set.id,
   name: set.name,
   order: set.order,
@@ -33,7 +34,7 @@ export const toSetV2 = (set: UsageGroupSet): typeof UsageGroupSetV2.Type => ({
   update_time: set.updated_at
 })
 
-export const toGroupV1 = (group: UsageGroup): typeof UsageGroupV1.Type => ({
+export const toGroupV1 = (group: Usage.UsageGroup): typeof UsageGroupV1.Type => ({
   id: group.id,
   usage_group_set_id: group.usage_group_set_id,
   usage_group_set_name: group.usage_group_set_name,
@@ -46,7 +47,7 @@ export const toGroupV1 = (group: UsageGroup): typeof UsageGroupV1.Type => ({
   updated_at: group.updated_at
 })
 
-export const toGroupV2 = (group: UsageGroup): typeof UsageGroupV2.Type => ({
+export const toGroupV2 = (group: Usage.UsageGroup): typeof UsageGroupV2.Type => ({
   ...toGroupV1(group),
   etag: group.etag,
   create_time: group.created_at,
@@ -54,11 +55,11 @@ export const toGroupV2 = (group: UsageGroup): typeof UsageGroupV2.Type => ({
 })
 
 export const toSetDetailsV1 = (
-  set: UsageGroupSet,
-  groups: ReadonlyArray<UsageGroup>
+  set: Usage.UsageGroupSet,
+  groups: ReadonlyArray<Usage.UsageGroup>
 ): typeof UsageGroupSetDetailsV1.Type => ({ ...toSetV1(set), usage_groups: groups.map(toGroupV1) })
 
-export const toAttributionV2 = (report: AttributionReport): typeof AttributionV2.Type => ({
+export const toAttributionV2 = (report: Attribution.AttributionReport): typeof AttributionV2.Type => ({
   usage_group_set_id: report.set.id,
   month: report.month,
   groups: report.groups.map(({ budget, group, records, remaining, spent, status }) => ({
@@ -76,7 +77,7 @@ export const toAttributionV2 = (report: AttributionReport): typeof AttributionV2
 
 const ALERT_RESULT = { Created: "created", Updated: "updated", Unchanged: "unchanged" } as const
 
-export const toBudgetAlertsV2 = (run: BudgetAlertsRun): typeof BudgetAlertsV2.Type => ({
+export const toBudgetAlertsV2 = (run: BudgetAlerts.BudgetAlertsRun): typeof BudgetAlertsV2.Type => ({
   ...toAttributionV2(run.report),
   alerts: run.alerts.map(({ group, result }) => ({
     usage_group_id: group.id,

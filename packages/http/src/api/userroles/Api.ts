@@ -4,7 +4,7 @@
  * and `DELETE …/roles/{user_role_id}`.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { RoleGrant } from "@costline/core"
+import { RoleScope } from "@costline/core"
 import { Schema } from "effect"
 import { Access, type AttemptedChange, change, Requires } from "../Access.js"
 import { Declared } from "../Errors.js"
@@ -47,7 +47,7 @@ export class UserRolesApi extends v2(
     .add(
       HttpApiEndpoint.post("grantUserRole")`/users/${EmailParam}/roles`
         .annotate(Requires, Access.write("users", changes("create")))
-        .setPayload(RoleGrant)
+        .setPayload(RoleScope.RoleGrant)
         .addSuccess(UserRoleV2, { status: 201 })
         .addError(Declared.AlreadyExists)
         .addError(Declared.ValidationFailed)

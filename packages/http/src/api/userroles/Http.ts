@@ -14,7 +14,7 @@ import { filtersV1, filtersV2 } from "./Params.js"
 const rolesUrl = (email: string) => `${V2_PREFIX}/users/${encodeURIComponent(email)}/roles`
 
 export const UserRolesHttpLive = HttpApiBuilder.group(CostlineApi, "userRoles", (handlers) =>
-  Effect.map(UserRoles, (userRoles) =>
+  Effect.map(UserRoles.UserRoles, (userRoles) =>
     handlers
       .handle("listUserRoles", ({ path, urlParams }) =>
         Effect.gen(function*() {
@@ -40,7 +40,7 @@ export const UserRolesHttpLive = HttpApiBuilder.group(CostlineApi, "userRoles", 
         Effect.flatMap(Caller, (caller) => userRoles.revoke(caller.actor, caller.organizationId, path.email, path.role_id)))))
 
 export const UserRolesV1HttpLive = HttpApiBuilder.group(CostlineApi, "userRolesV1", (handlers) =>
-  Effect.map(UserRoles, (userRoles) =>
+  Effect.map(UserRoles.UserRoles, (userRoles) =>
     handlers
       .handle("listUserRoles", ({ path, urlParams }) =>
         Effect.gen(function*() {

@@ -3,30 +3,23 @@
  * `scope_type__in`; v1: `limit` (1..1000, default 100), `offset`, `role`, `scope_type`. The
  * filters take comma-separated values and may repeat.
  */
-import {
-  DEFAULT_PAGE_SIZE,
-  type EffectiveRoles,
-  MAX_PAGE_SIZE,
-  Role,
-  ScopeType,
-  V1_DEFAULT_LIMIT,
-  V1_MAX_LIMIT
-} from "@costline/core"
+import { Identity, Listing } from "@costline/core"
+import type { EffectiveRoles } from "@costline/core"
 import { Schema } from "effect"
 import { integerParam, oneOfList } from "../QueryParams.js"
 
-const roles = Schema.optional(oneOfList(Role))
-const scopeTypes = Schema.optional(oneOfList(ScopeType))
+const roles = Schema.optional(oneOfList(Identity.Role))
+const scopeTypes = Schema.optional(oneOfList(Identity.ScopeType))
 
 export const UserRolesParamsV2 = Schema.Struct({
-  max_results: Schema.optionalWith(integerParam(1, MAX_PAGE_SIZE), { default: () => DEFAULT_PAGE_SIZE }),
+  max_results: Schema.optionalWith(integerParam(1, Listing.MAX_PAGE_SIZE), { default: () => Listing.DEFAULT_PAGE_SIZE }),
   page_token: Schema.optional(Schema.String),
   role__in: roles,
   scope_type__in: scopeTypes
 })
 
 export const UserRolesParamsV1 = Schema.Struct({
-  limit: Schema.optionalWith(integerParam(1, V1_MAX_LIMIT), { default: () => V1_DEFAULT_LIMIT }),
+  limit: Schema.optionalWith(integerParam(1, Listing.V1_MAX_LIMIT), { default: () => Listing.V1_DEFAULT_LIMIT }),
   offset: Schema.optionalWith(integerParam(0, Number.MAX_SAFE_INTEGER), { default: () => 0 }),
   role: roles,
   scope_type: scopeTypes
