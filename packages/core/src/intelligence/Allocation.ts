@@ -24,8 +24,16 @@
 import { creditsPerHour } from "../warehouse/WarehouseSize.js"
 import type { MeteringRow, QueryRow } from "./Exports.js"
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const HOUR_MS = 3_600_000
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface HourState {
   readonly warehouse: string
   readonly start: number
@@ -51,13 +59,21 @@ interface Warehouse {
   readonly hours: Map<number, HourState>
 }
 
-/** The execution interval of a query: EXECUTION_TIME ends at END_TIME. */
+/**
+ * The execution interval of a query: EXECUTION_TIME ends at END_TIME.
+ * @since 0.1.0
+ * @category utils
+ */
 export const executionSpan = (query: Pick<QueryRow, "start" | "end" | "executionMs">): readonly [number, number] => {
   const execution = Math.min(Math.max(0, query.executionMs ?? 0), query.end - query.start)
   return [query.end - execution, query.end]
 }
 
-/** Length of the union of flat [from, to] pairs. */
+/**
+ * Length of the union of flat [from, to] pairs.
+ * @since 0.1.0
+ * @category utils
+ */
 export const unionLength = (intervals: ReadonlyArray<number>): number => {
   const pairs: Array<readonly [number, number]> = []
   for (let i = 0; i < intervals.length; i += 2) pairs.push([intervals[i]!, intervals[i + 1]!])
@@ -78,6 +94,10 @@ export const unionLength = (intervals: ReadonlyArray<number>): number => {
   return total
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Ledger {
   readonly addHour: (row: MeteringRow) => void
   /** `attributed`: the query's credits from QUERY_ATTRIBUTION_HISTORY, when that export is used. */
@@ -88,11 +108,19 @@ export interface Ledger {
   readonly hourCount: () => number
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface LedgerOptions {
   /** True when QUERY_ATTRIBUTION_HISTORY was given: weights are attributed credits. */
   readonly attribution: boolean
 }
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeLedger = (options: LedgerOptions): Ledger => {
   const warehouses = new Map<string, Warehouse>()
 
