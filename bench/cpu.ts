@@ -8,6 +8,9 @@
  *
  *   npx vite-node bench/cpu.ts -- --scenarios insight_get,insights_list --root /work/main --root . --rounds 2
  *
+ * `--store postgres` runs over a seeded Postgres database instead (`COSTLINE_BENCH_PG_URL`, else an
+ * embedded server): every run shares it (patches are not undone between runs).
+ *
  * `--cpu-prof <dir>` writes each measurement's V8 CPU profile there (open it in Chrome DevTools).
  */
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
@@ -17,12 +20,13 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { ORGANIZATION, seed } from "./lib/Seed.js"
-import { sqliteTarget } from "./lib/Stores.js"
+import { postgresTarget, sqliteTarget } from "./lib/Stores.js"
 
 const BENCH = dirname(fileURLToPath(import.meta.url))
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
   options: {
+    store: { type: "string", default: "sqlite" },
     scenarios: { type: "string", default: "insight_get,insights_list,audit_export,insight_patch,healthz,v1_teams" },
     root: { type: "string", multiple: true },
     rounds: { type: "string", default: "2" },
@@ -39,7 +43,8 @@ const { values: flags } = parseArgs({
 })
 const roots = (flags.root ?? [join(BENCH, "..")]).map((root) => resolve(root))
 
-const target = sqliteTarget()
+if (flags.store !== "sqlite" && flags.store !== "postgres") throw new Error(`--store sqlite or postgres, not ${flags.store}`)
+const target = flags.store === "postgres" ? await postgresTarget() : sqliteTarget()
 const seeded = await seed(target, { auditRecords: 2_000, insights: 2_000, usageRecords: 0 })
 const scratch = mkdtempSync(join(tmpdir(), "costline-cpu-"))
 const results: Array<{ scenario: string; root: string; median_us: number }> = []
@@ -56,6 +61,14 @@ const measure = (script: string, job: object): any => {
   process.stderr.write(line + "\n")
   return JSON.parse(line)
 }
+/** The database a run uses: a fresh copy of the seeded SQLite file (named `name`), or the Postgres URL. */
+const database = (name: string) => {
+  if (target.kind === "postgres") return target.url
+  const filename = join(scratch, name)
+  rmSync(filename, { force: true })
+  copyFileSync(target.filename, filename)
+  return filename
+}
 const common = {
   token: seeded.token, organization: ORGANIZATION, insightIds: seeded.insightIds,
   batch: Number(flags.batch), batches: Number(flags.batches), warmUpSeconds: Number(flags["warm-up-seconds"])
@@ -63,31 +76,20 @@ const common = {
 try {
   for (const scenario of flags.steps ? flags.scenarios.split(",") : []) {
     for (const root of roots) {
-      const filename = join(scratch, `run.db`)
-      rmSync(filename, { force: true })
-      copyFileSync(target.filename, filename)
-      measure("steps.mjs", { ...common, root, scenario, filename })
+      measure("steps.mjs", { ...common, root, scenario, filename: database("run.db") })
     }
   }
   for (const scenario of flags.paired || flags.steps ? [] : flags.scenarios.split(",")) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       for (const root of roots) {
-        // A copy per run: patches change the data, and each run starts from the same file.
-        const filename = join(scratch, `run.db`)
-        rmSync(filename, { force: true })
-        copyFileSync(target.filename, filename)
-        results.push(measure("cpu-run.mjs", { ...common, root, scenario, filename }))
+        // A copy per run (SQLite): patches change the data, and each run starts from the same file.
+        results.push(measure("cpu-run.mjs", { ...common, root, scenario, filename: database("run.db") }))
       }
     }
   }
   for (const scenario of flags.paired && !flags.steps ? flags.scenarios.split(",") : []) {
     for (let round = 0; round < Number(flags.rounds); round++) {
-      const filenames = roots.map((_, index) => {
-        const filename = join(scratch, `run-${index}.db`)
-        rmSync(filename, { force: true })
-        copyFileSync(target.filename, filename)
-        return filename
-      })
+      const filenames = roots.map((_, index) => database(`run-${index}.db`))
       const pair = measure("cpu-pair.mjs", { ...common, roots, scenario, filenames })
       roots.forEach((root, index) => results.push({ scenario, root, median_us: pair.median_us[index] }))
     }

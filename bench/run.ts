@@ -43,18 +43,6 @@ const { values: flags } = parseArgs({
   }
 })
 
-if (flags.help) {
-  console.log(`npm run bench -- [options]   (see docs/performance.md)
-  --quick                 100k audit records, 1 s runs at 1 and 64 connections (< 3 min on a quiet machine)
-  --smoke                 a tiny data set and short runs: checks the harness end to end (figures are not meant to be read)
-  --stores sqlite,postgres
-  --scenarios a,b         ${allScenarioNames()}
-  --out <file.json>       default bench/results/latest.json (smoke: bench/results/smoke.json)
-  --profile               costline under --cpu-prof, profiles in bench/profiles/
-  --costline <bin>        another costline build as "ours" (an A/B against a checkout of main)
-Every row reports requests per second and, from each server process's own CPU time (/proc), CPU µs per request.`)
-  process.exit(0)
-}
 
 const mode = flags.smoke ? "smoke" : flags.quick ? "quick" : "full"
 const settings = {
@@ -86,6 +74,18 @@ const allScenarios: ReadonlyArray<AnyScenario> = [
 ]
 function allScenarioNames() {
   return allScenarios.map((scenario) => scenario.name).join(", ")
+}
+if (flags.help) {
+  console.log(`npm run bench -- [options]   (see docs/performance.md)
+  --quick                 100k audit records, 1 s runs at 1 and 64 connections (< 3 min on a quiet machine)
+  --smoke                 a tiny data set and short runs: checks the harness end to end (figures are not meant to be read)
+  --stores sqlite,postgres
+  --scenarios a,b         ${allScenarioNames()}
+  --out <file.json>       default bench/results/latest.json (smoke: bench/results/smoke.json)
+  --profile               costline under --cpu-prof, profiles in bench/profiles/
+  --costline <bin>        another costline build as "ours" (an A/B against a checkout of main)
+Every row reports requests per second and, from each server process's own CPU time (/proc), CPU µs per request.`)
+  process.exit(0)
 }
 const selectScenarios = (names: string | undefined): ReadonlyArray<AnyScenario> => {
   if (names === undefined) return allScenarios

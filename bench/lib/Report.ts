@@ -95,3 +95,23 @@ export const writeResults = (path: string, rows: ReadonlyArray<ResultRow>, notes
   }
   writeFileSync(path, JSON.stringify(results, null, 2) + "\n")
 }
+
+const thousands = (value: number | null) => (value === null ? "–" : Math.round(value).toLocaleString("en-US"))
+const ratioCell = (value: number | null) => (value === null ? "–" : value.toFixed(2))
+
+/**
+ * The rows measured under load as the Markdown table docs/performance.md is built around: per
+ * scenario, store and connection count, costline's, the baseline's and the peer's throughput and
+ * server CPU µs per request, and p99s.
+ */
+export const markdownTable = (rows: ReadonlyArray<ResultRow>): string => {
+  const header = "| scenario | store | conns | ours / baseline / peer | ratio (peer) | CPU µs/req ours / base / peer | p99 ms ours / base / peer |"
+  const lines = rows.filter((r) => r.connections !== null && r.ours_cpu_us !== null).map((r) =>
+    `| \`${r.name}\` (${r.unit}) | ${r.store} | ${r.connections} | ${thousands(r.ours)} / ${thousands(r.baseline)} / ${
+      thousands(r.peer)
+    } | ${ratioCell(r.ratio)}${r.peer_ratio === null ? "" : ` (${ratioCell(r.peer_ratio)})`} | ${thousands(r.ours_cpu_us)} / ${
+      thousands(r.baseline_cpu_us)
+    } / ${thousands(r.peer_cpu_us)} | ${r.p99_ms ?? "–"} / ${r.baseline_p99_ms ?? "–"} / ${r.peer_p99_ms ?? "–"} |`
+  )
+  return [header, "|---|---|---|---|---|---|---|", ...lines].join("\n")
+}

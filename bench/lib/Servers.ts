@@ -55,6 +55,10 @@ export interface ServerOptions {
   readonly cwd?: string
   /** Another costline build to measure as `ours` (e.g. a checkout of main, for an A/B). */
   readonly costline?: string | undefined
+  /** The node binary to run the server with; default: the one running the bench. */
+  readonly node?: string | undefined
+  /** Extra environment for the server (e.g. `NODE_DISABLE_COMPILE_CACHE=1`). */
+  readonly env?: Record<string, string> | undefined
 }
 
 const statusKb = (pid: number, field: string) => {
@@ -85,10 +89,10 @@ export const startServer = async (kind: ServerKind, options: ServerOptions): Pro
     ? [options.costline ?? COSTLINE, "serve", "--database", options.databaseUrl, "--port", String(port)]
     : [kind === "peer" ? PEER : BASELINE, "--database", options.databaseUrl, "--port", String(port)]
   const started = performance.now()
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...args], {
+  const child = spawn(options.node ?? process.execPath, [...(options.nodeFlags ?? []), ...args], {
     cwd,
     // No deadline to meet: a million-row attribution on a busy machine may take longer than 30 s.
-    env: { ...process.env, COSTLINE_RATE_LIMIT: "off", COSTLINE_ATTRIBUTION_TIMEOUT_MS: "600000" },
+    env: { ...process.env, COSTLINE_RATE_LIMIT: "off", COSTLINE_ATTRIBUTION_TIMEOUT_MS: "600000", ...options.env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   // Only the tail, for error messages: costline logs every request.

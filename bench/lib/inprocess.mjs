@@ -38,12 +38,19 @@ export const requestsOf = (job) => {
 }
 
 /**
- * The node handler of the build at `root` (its built packages), over the SQLite file `filename`.
+ * The node handler of the build at `root` (its built packages), over the SQLite file `filename`
+ * (or the Postgres database, when it is a `postgres://` URL).
  * @param {string} root
  * @param {string} filename
  */
 export const handlerOf = async (root, filename) => {
   const http = await import(join(root, "packages/http/dist/index.js"))
+  if (filename.startsWith("postgres://")) {
+    const { PgStore } = await import(join(root, "packages/store-pg/dist/index.js"))
+    // As `costline serve` reads it: `COSTLINE_KEY_CACHE=off` measures a request that reads its key.
+    const verifiedKeyCache = process.env.COSTLINE_KEY_CACHE !== "off"
+    return http.makeHandler({ store: PgStore.layer({ url: filename, verifiedKeyCache }), rateLimit: false, accessLog: true })
+  }
   const { SqliteStore } = await import(join(root, "packages/store-sqlite/dist/index.js"))
   return http.makeHandler({ store: SqliteStore.layer({ filename }), rateLimit: false, accessLog: true })
 }

@@ -11,6 +11,45 @@ import { fileURLToPath } from "node:url"
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), "..")
 
+/**
+ * `import … from "node:http"` in an ES module makes Node build the module's ES facade, which reads
+ * every export, and three of node:http's are getters that load Node's own fetch/WebSocket
+ * implementation (undici): ~40–150 ms of a cold start for names the server never uses. Through
+ * `require` the bundle reads only the names it uses.
+ */
+const httpThroughRequire = {
+  name: "node-http-through-require",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+      args.namespace === "node-http-require" ? { path: "node:http", external: true } : { path: "node:http", namespace: "node-http-require" })
+    build.onLoad({ filter: /.*/, namespace: "node-http-require" }, () => ({ contents: "module.exports = require(\"node:http\")", loader: "js" }))
+  }
+}
+
+/**
+ * @effect/platform-node's HTTP server module imports its undici HTTP client (for a test layer),
+ * which re-exports all of undici (~1 MB, evaluated at start). The CLI's only HTTP client is
+ * FetchHttpClient; the undici one is kept, but undici is evaluated when an Agent or the global
+ * dispatcher is first asked for (the only two names platform-node takes from it).
+ */
+const undiciOnFirstUse = {
+  name: "undici-on-first-use",
+  setup(build) {
+    build.onResolve({ filter: /[\\/]@effect[\\/]platform-node[\\/]dist[\\/]esm[\\/]Undici\.js$/ }, (args) => ({ path: args.path, namespace: "undici-on-first-use" }))
+    build.onResolve({ filter: /^\.\.?\/Undici\.js$/, namespace: "file" }, (args) =>
+      /[\\/]@effect[\\/]platform-node[\\/]/.test(args.importer) ? { path: join(args.resolveDir, args.path), namespace: "undici-on-first-use" } : undefined)
+    build.onLoad({ filter: /.*/, namespace: "undici-on-first-use" }, () => ({
+      resolveDir: cli,
+      loader: "js",
+      contents: [
+        "const undici = () => require(\"undici\")",
+        "export class Agent { constructor(...args) { return new (undici().Agent)(...args) } }",
+        "export const getGlobalDispatcher = () => undici().getGlobalDispatcher()"
+      ].join("\n")
+    }))
+  }
+}
+
 await build({
   entryPoints: [join(cli, "dist", "bin.js")],
   outfile: join(cli, "dist", "costline.mjs"),
@@ -23,5 +62,9 @@ await build({
   external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "node-sql-parser"],
   // CommonJS dependencies inside an ES module bundle still call `require`.
   banner: { js: "import { createRequire as __costlineRequire } from 'node:module'; const require = __costlineRequire(import.meta.url);" },
+  // Without comments the bundle is ASCII (a few of its dependencies' comments were not), which
+  // Node reads and V8 hashes and scans as a one-byte string of half the size.
+  minifyWhitespace: true,
+  plugins: [httpThroughRequire, undiciOnFirstUse],
   logLevel: "warning"
 })

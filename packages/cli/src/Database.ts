@@ -41,13 +41,17 @@ export const resolveDatabaseUrl = (flag: string | undefined): string =>
 
 /**
  * What both stores provide. Each also provides optional services that core and http look up
- * when present (`CredentialChanges`: SQLite; `StorePool`: both).
+ * when present (`CredentialChanges`: both, unless `COSTLINE_KEY_CACHE=off` on Postgres; `StorePool`: both).
  */
 export type StoreLayer = Layer.Layer<SqlClient | Core.Repositories, MigrationFailed | Errors.StoreUnavailable>
 
 /** The store layer for a database; creates the SQLite file's folder on first use. */
 export const storeLayer = (database: Database, options: { readonly migrate?: boolean } = {}): StoreLayer => {
-  if (database._tag === "postgres") return PgStore.layer({ url: database.url, migrate: options.migrate ?? true })
+  if (database._tag === "postgres") {
+    // Off behind a pooler that cannot LISTEN (pgbouncer in transaction mode): see docs/operations.md.
+    const verifiedKeyCache = process.env.COSTLINE_KEY_CACHE !== "off"
+    return PgStore.layer({ url: database.url, migrate: options.migrate ?? true, verifiedKeyCache })
+  }
   if (database.filename !== ":memory:") mkdirSync(dirname(database.filename), { recursive: true })
   return SqliteStore.layer({ filename: database.filename, migrate: options.migrate ?? true })
 }

@@ -14,7 +14,7 @@ import { Config, ConfigError, Console, Effect, Either, Layer, Option, Redacted }
 import { randomBytes } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { type Database, storeLayer } from "./Database.js"
+import { type Database, type StoreLayer, storeLayer } from "./Database.js"
 
 export const KEY_FILE_NAME = "secret-key"
 
@@ -78,11 +78,12 @@ export const keyRing = (database: Database) =>
 /**
  * The master keys of `database`, checked against its key check (stored on first use): fails with
  * SecretKeyRefused when a configured key is not the one that sealed its secrets. The store is
- * opened (and migrated) for the check and closed again.
+ * opened (and migrated) for the check and closed again, unless `store` is a layer the caller
+ * keeps open (`Layer.memoize`: `serve` checks the keys on the store it then serves from).
  */
-export const checkedSecrets = (database: Database) =>
+export const checkedSecrets = (database: Database, store: StoreLayer = storeLayer(database)) =>
   Effect.gen(function*() {
     const secrets = Secrets.Secrets.layerFromKeys(yield* keyRing(database))
-    yield* KeyCheck.verify.pipe(Effect.provide(Layer.merge(secrets, storeLayer(database))))
+    yield* KeyCheck.verify.pipe(Effect.provide(Layer.merge(secrets, store)))
     return secrets
   })

@@ -15,6 +15,7 @@ import * as ProblemJson from "./errors/ProblemJson.js"
 import { ApiLive } from "./Layers.js"
 import * as RequestId from "./middleware/RequestId.js"
 import { type ApiOptions, loggingLayer, pipelineOptions } from "./Options.js"
+import * as Dispatch from "./routing/Dispatch.js"
 
 export interface Disposable {
   /** Stops serving and closes the store. */
@@ -80,7 +81,7 @@ export const makeHandler = <E>(options: MountOptions<E>): NodeHandler => {
     )
   )
   const ready = runtime.runPromiseExit(
-    Effect.flatMap(HttpApiBuilder.httpApp, (app) => NodeHttpServer.makeHandler(mounted(options)(app)))
+    Effect.flatMap(Dispatch.httpApp, (app) => NodeHttpServer.makeHandler(mounted(options)(app)))
   )
     .then((exit) => {
       if (Exit.isSuccess(exit)) return exit.value
@@ -136,7 +137,7 @@ export const toWebHandler = <E>(options: MountOptions<E>): WebHandler => {
     Layer.mergeAll(ApiLive(options), HttpServer.layerContext, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
       Layer.provideMerge(loggingLayer(options))
     ),
-    { toHandler: (runtime) => Effect.provide(Effect.map(HttpApiBuilder.httpApp, mounted(options)), runtime) }
+    { toHandler: (runtime) => Effect.provide(Effect.map(Dispatch.httpApp, mounted(options)), runtime) }
   )
   return Object.assign(
     async (request: Request) => web.handler(await withAnnouncedLength(request, maxBodyBytes)),

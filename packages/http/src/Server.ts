@@ -4,12 +4,20 @@
  * accepting connections, lets in-flight requests finish (`GracefulShutdown`) and only then closes
  * the store. Logs are JSON lines, written in batches.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { type Duration, Layer } from "effect"
+import { type Duration, Effect, Layer } from "effect"
 import * as GracefulShutdown from "./GracefulShutdown.js"
 import { ApiLive } from "./Layers.js"
 import { type ApiOptions, loggingLayer } from "./Options.js"
+import * as Dispatch from "./routing/Dispatch.js"
+
+/** `HttpApiBuilder.serve()` with costline's dispatch in place of the platform router. */
+const serveApi = Dispatch.httpApp.pipe(
+  Effect.map((app) => HttpServer.serve(app)),
+  Layer.unwrapEffect,
+  Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])
+)
 
 export interface ServeOptions<E> extends ApiOptions<E> {
   /** 0 picks a free port (read it from the `HttpServer` service's address). */
@@ -31,7 +39,7 @@ export const serve = <E>(options: ServeOptions<E>) => {
   // Built in order API → listener → routes → drain; closed in reverse, so the store outlives
   // every request the listener accepted.
   return shutdown.layer.pipe(
-    Layer.provideMerge(HttpApiBuilder.serve()),
+    Layer.provideMerge(serveApi),
     Layer.provideMerge(NodeHttpServer.layer(shutdown.createServer, { port: options.port, host: options.host ?? "127.0.0.1" })),
     Layer.provide(ApiLive({ ...options, accessLog: options.accessLog ?? true })),
     Layer.provide(loggingLayer(options))

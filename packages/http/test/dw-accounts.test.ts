@@ -173,6 +173,15 @@ layer(makeTestServer(), { excludeTestServices: true })("warehouse accounts", (it
       ])
       expectNoSecret(yield* put({ private_key: { nested: [pem] }, client_secret: "TOKEN-5150" }))
     }))
+  it.effect("PUT /api/dw-accounts/{id}/credentials is the route of a path that also fits PUT /api/{organization_id}/teams/{team_id}", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      // `/api/dw-accounts/teams/credentials` fits both; the literal `dw-accounts` wins, as in the
+      // platform router, though the teams route is declared first. The teams route would answer
+      // 403 (the key's organization is not `dw-accounts`); the credentials route rejects the body.
+      const reply = yield* call("PUT", "/api/dw-accounts/teams/credentials", { token: tenant.adminKey, json: {} })
+      expect(reply.status).toBe(422)
+    }))
 
   it.effect("an echoed value longer than 1,024 characters of JSON is left out of v1 input and v2 messages", () =>
     Effect.gen(function*() {

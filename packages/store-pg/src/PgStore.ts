@@ -3,13 +3,14 @@
  * built. Any number of instances may share one database: each rule is one statement or one
  * transaction, and the audit cursor is safe under concurrent writers (see PgDialect).
  */
-import { Errors, StorePool, Transactor } from "@costline/core"
+import { CredentialChanges, Errors, IdentityRepo, StorePool, Transactor } from "@costline/core"
 import { makeStoreErrors, makeStoreLayer, makeTransactor, MIGRATIONS_TABLE, runMigrations, SqlDialect } from "@costline/store-sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
-import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { withStatementTimeout } from "./ConnectionUrl.js"
+import * as CredentialWatch from "./CredentialWatch.js"
 import { migrations } from "./migrations/index.js"
 import * as PgDialect from "./PgDialect.js"
 import * as PgRateLimits from "./PgRateLimits.js"
@@ -25,6 +26,12 @@ export interface PgStoreOptions {
   readonly statementTimeout?: Duration.DurationInput | undefined
   /** Longest to wait for a connection (default 5 seconds). */
   readonly connectTimeout?: Duration.DurationInput | undefined
+  /**
+   * Keep verified API keys in memory (default `true`): one more connection per instance `LISTEN`s
+   * for credential changes (see CredentialWatch). `false` behind a pooler that cannot `LISTEN`
+   * (pgbouncer in transaction mode): every request then reads its key.
+   */
+  readonly verifiedKeyCache?: boolean | undefined
 }
 
 const DEFAULT_MAX_CONNECTIONS = 10
@@ -104,7 +111,26 @@ const pool = (applicationName: string, max: number) =>
       }))
   )
 
-/** Provides core's `Repositories`, the `SqlClient` and `StorePool`. */
+/**
+ * core's `CredentialChanges`, from a connection of its own, named apart from the pool's (StorePool
+ * counts those); and the `ApiKeysRepo` whose revocations move the stamp at once in this instance.
+ */
+const credentialChanges = (options: PgStoreOptions, applicationName: string) =>
+  Layer.scopedContext(Effect.gen(function*() {
+    const watch = yield* CredentialWatch.make({
+      url: typeof options.url === "string" ? options.url : Redacted.value(options.url),
+      applicationName: `${applicationName}/credentials`,
+      connectTimeout: Duration.decode(options.connectTimeout ?? Duration.seconds(5))
+    })
+    const repo = yield* IdentityRepo.ApiKeysRepo
+    const apiKeys = IdentityRepo.ApiKeysRepo.of({
+      ...repo,
+      revoke: (organizationId, id, at) => Effect.ensuring(repo.revoke(organizationId, id, at), Effect.sync(watch.changed))
+    })
+    return Context.make(CredentialChanges.CredentialChanges, CredentialChanges.CredentialChanges.of({ stamp: watch.stamp })).pipe(Context.add(IdentityRepo.ApiKeysRepo, apiKeys))
+  }))
+
+/** Provides core's `Repositories`, the `SqlClient`, `StorePool` and (unless turned off) `CredentialChanges`. */
 export const layer = (options: PgStoreOptions) => {
   const applicationName = `costline/${randomUUID().slice(0, 8)}`
   const connection = client(options, applicationName)
@@ -117,5 +143,8 @@ export const layer = (options: PgStoreOptions) => {
     rateLimits: PgRateLimits.layer
   })
   // The same layer value as the store's client: built once, one pool.
-  return Layer.merge(store, pool(applicationName, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS).pipe(Layer.provide(connection)))
+  const storeAndPool = Layer.merge(store, pool(applicationName, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS).pipe(Layer.provide(connection)))
+  if (options.verifiedKeyCache === false) return storeAndPool
+  // Watching starts once the store is up (migrated: the notifying trigger exists).
+  return Layer.provideMerge(credentialChanges(options, applicationName), storeAndPool)
 }

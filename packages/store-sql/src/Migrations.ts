@@ -5,7 +5,7 @@
  */
 import type { Errors } from "@costline/core"
 import * as Migrator from "@effect/sql/Migrator"
-import type { SqlClient } from "@effect/sql/SqlClient"
+import { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Option, Schema } from "effect"
 import { SqlDialect } from "./SqlDialect.js"
 import { makeStoreErrors } from "./StoreErrors.js"
@@ -24,9 +24,26 @@ export type Exclusively = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Ef
 // The file-system variants (SqliteMigrator, PgMigrator) only add a schema dump through CLI tools.
 const migrator = Migrator.make({})
 
+/** The highest migration id of `migrations` (keys `<id>_<name>`, as the Migrator reads them). */
+const latestOf = (migrations: Migrations) =>
+  Math.max(0, ...Object.keys(migrations).map((key) => Number(/^(\d+)_/.exec(key)?.[1] ?? 0)))
+
+/**
+ * Whether the database already records the latest migration: one read, without the write lock,
+ * so that a start against a current schema (every start but the first after an upgrade) skips the
+ * Migrator's locked transaction. Any failure (no table yet) means "not known to be current".
+ */
+const isCurrent = (migrations: Migrations) =>
+  Effect.flatMap(SqlClient, (sql) =>
+    sql<{ readonly latest: number | string | null }>`SELECT max(migration_id) AS latest FROM ${sql(MIGRATIONS_TABLE)}`.pipe(
+      Effect.map(([row]) => row?.latest != null && Number(row.latest) >= latestOf(migrations)),
+      Effect.orElseSucceed(() => false)
+    ))
+
 /** Applies the pending migrations; returns the ones this call applied, as `[id, name]`. */
 export const runMigrations = (migrations: Migrations, exclusively: Exclusively) =>
   Effect.gen(function*() {
+    if (yield* isCurrent(migrations)) return []
     const errors = makeStoreErrors((yield* SqlDialect).classify)
     const failed = (message: string) => new MigrationFailed({ message })
     return yield* exclusively(migrator({ loader: Migrator.fromRecord(migrations), table: MIGRATIONS_TABLE })).pipe(

@@ -45,3 +45,18 @@ it.live("every connection to a file signs page tokens alike: a poller may resume
     const filename = databaseFile("shared-secret.db")
     yield* expectPortablePageTokens(yield* open(filename), yield* open(filename))
   }).pipe(Effect.scoped))
+
+it.live("opening a file whose schema is current does not wait for the write lock another process holds", () =>
+  Effect.gen(function*() {
+    const filename = databaseFile("current-schema.db")
+    const holder = yield* open(filename)
+    // Another process's write transaction (an import, say), held for the whole second open.
+    yield* Effect.acquireRelease(
+      Effect.flatMap(SqlClient, (sql) => sql.unsafe("BEGIN IMMEDIATE")).pipe(Effect.provide(holder)),
+      () => Effect.flatMap(SqlClient, (sql) => sql.unsafe("ROLLBACK")).pipe(Effect.provide(holder), Effect.orDie)
+    )
+    const second = yield* Layer.build(
+      Core.layer.pipe(Layer.provideMerge(SqliteStore.layer({ filename, busyTimeout: "50 millis" })))
+    )
+    expect(yield* Effect.provide(appliedMigrations, second)).toEqual(everyMigration)
+  }).pipe(Effect.scoped))

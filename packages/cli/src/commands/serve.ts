@@ -75,15 +75,18 @@ export const serve = Command.make("serve", { port, host, database, demo }, (args
     const edge = yield* edgeOptions
     const observability = yield* observabilityOptions
     const otlp = yield* tracingOptions
+    // Opened (and migrated) once, for the key check and then for serving; closed when the
+    // command's scope closes, after the server has drained.
+    const store = yield* Layer.memoize(storeLayer(db))
     // Before anything listens: a wrong master key stops here, with one line.
-    const secrets = yield* checkedSecrets(db)
+    const secrets = yield* checkedSecrets(db, store)
     const token = args.demo ? yield* demoKey(describeDatabase(db)).pipe(Effect.provide(coreLayer(args.database, { create: true }))) : undefined
     const metrics = observability.metrics._tag === "off" ? undefined : Metrics.make()
     const server = serveHttp({
       ...edge,
       port: listenPort,
       host: args.host,
-      store: storeLayer(db),
+      store,
       secrets,
       metrics,
       exposeMetrics: observability.metrics._tag === "api",
@@ -104,4 +107,4 @@ export const serve = Command.make("serve", { port, host, database, demo }, (args
     )
     // Runs until SIGINT/SIGTERM; the scope then drains in-flight requests and closes the pool.
     yield* Layer.launch(server)
-  })).pipe(Command.withDescription("serve the v2 and v1 APIs"))
+  }).pipe(Effect.scoped)).pipe(Command.withDescription("serve the v2 and v1 APIs"))

@@ -5,13 +5,29 @@
 import { Schema } from "effect"
 import { type InsightType, Severity } from "../insights/Domain.js"
 
-/** The SQL dialects a caller may name; Snowflake when none is given. */
+/**
+ * The SQL dialects a caller may name; Snowflake when none is given.
+ * @since 0.1.0
+ * @category schemas
+ */
 export const Dialect = Schema.Literal("snowflake", "databricks", "bigquery", "postgres")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Dialect = typeof Dialect.Type
 
-/** Room for large generated SQL; parsing this much already takes up to about a second. */
+/**
+ * Room for large generated SQL; parsing this much already takes up to about a second.
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_QUERY_LENGTH = 100_000
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const QueryText = Schema.String.pipe(
   Schema.filter((s) => s.trim().length > 0, { message: () => "must not be empty" }),
   Schema.maxLength(MAX_QUERY_LENGTH)
@@ -20,7 +36,11 @@ export const QueryText = Schema.String.pipe(
 const Count = Schema.NonNegativeInt
 const Milliseconds = Schema.Finite.pipe(Schema.nonNegative())
 
-/** Execution statistics of one run (Snowflake QUERY_HISTORY names); every field is optional. */
+/**
+ * Execution statistics of one run (Snowflake QUERY_HISTORY names); every field is optional.
+ * @since 0.1.0
+ * @category schemas
+ */
 export const QueryStatistics = Schema.Struct({
   execution_time_ms: Schema.optional(Milliseconds),
   compilation_time_ms: Schema.optional(Milliseconds),
@@ -38,8 +58,16 @@ export const QueryStatistics = Schema.Struct({
   warehouse_size: Schema.optional(Schema.String.pipe(Schema.maxLength(32))),
   credits_used: Schema.optional(Schema.Finite.pipe(Schema.nonNegative()))
 }).annotations({ identifier: "QueryStatistics" })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type QueryStatistics = typeof QueryStatistics.Type
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class AnalyzeQueryRequest extends Schema.Class<AnalyzeQueryRequest>("AnalyzeQueryRequest")({
   query_text: QueryText,
   dialect: Schema.optionalWith(Dialect, { default: () => "snowflake" as const }),
@@ -67,25 +95,65 @@ const EXECUTION_LEVEL = [
   "repeated_query"
 ] as const satisfies ReadonlyArray<InsightType>
 
-/** The insight types (a subset of the stored ones) that analyzing one query can report. */
+/**
+ * The insight types (a subset of the stored ones) that analyzing one query can report.
+ * @since 0.1.0
+ * @category schemas
+ */
 export const QueryInsightType = Schema.Literal(...QUERY_LEVEL, ...EXECUTION_LEVEL)
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type QueryInsightType = typeof QueryInsightType.Type
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const QUERY_LEVEL_INSIGHT_TYPES: ReadonlySet<QueryInsightType> = new Set(QUERY_LEVEL)
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const EvidenceValue = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Array(Schema.String))
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type EvidenceValue = typeof EvidenceValue.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const Evidence = Schema.Record({ key: Schema.String, value: EvidenceValue })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Evidence = typeof Evidence.Type
 
-/** 1-based position in the query text. */
+/**
+ * 1-based position in the query text.
+ * @since 0.1.0
+ * @category schemas
+ */
 export const SourceLocation = Schema.Struct({
   line: Schema.Int.pipe(Schema.positive()),
   column: Schema.Int.pipe(Schema.positive())
 })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type SourceLocation = typeof SourceLocation.Type
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class QueryInsightV2 extends Schema.Class<QueryInsightV2>("QueryInsightV2")({
   insight_type: QueryInsightType,
   severity: Severity,
@@ -99,7 +167,11 @@ export class QueryInsightV2 extends Schema.Class<QueryInsightV2>("QueryInsightV2
   code_change_available: Schema.Boolean
 }) {}
 
-/** A table or column name. The parser cannot read backslashes, backticks or control characters in quoted names. */
+/**
+ * A table or column name. The parser cannot read backslashes, backticks or control characters in quoted names.
+ * @since 0.1.0
+ * @category schemas
+ */
 export const Identifier = Schema.String.pipe(
   Schema.minLength(1),
   Schema.maxLength(256),
@@ -108,15 +180,35 @@ export const Identifier = Schema.String.pipe(
   })
 )
 
-/** Columns per table, keyed by the table's name as the query writes it (or its bare name). */
+/**
+ * Columns per table, keyed by the table's name as the query writes it (or its bare name).
+ * @since 0.1.0
+ * @category schemas
+ */
 export const TableColumns = Schema.Record({ key: Identifier, value: Schema.NonEmptyArray(Identifier) })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type TableColumns = typeof TableColumns.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const CodeChangeContext = Schema.Struct({
   tables: Schema.optional(TableColumns)
 }).annotations({ identifier: "CodeChangeContext" })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type CodeChangeContext = typeof CodeChangeContext.Type
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class CodeChangeRequest extends Schema.Class<CodeChangeRequest>("CodeChangeRequest")({
   query_text: QueryText,
   insight_type: QueryInsightType,
@@ -124,9 +216,21 @@ export class CodeChangeRequest extends Schema.Class<CodeChangeRequest>("CodeChan
   context: Schema.optional(CodeChangeContext)
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const GeneratedBy = Schema.Struct({ provider: Schema.String, model: Schema.String })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type GeneratedBy = typeof GeneratedBy.Type
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class CodeChange extends Schema.Class<CodeChange>("CodeChange")({
   original_query: Schema.String,
   suggested_query: Schema.String,

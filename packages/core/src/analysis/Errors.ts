@@ -4,6 +4,10 @@
  */
 import { Schema } from "effect"
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const UnavailableReason = Schema.Literal(
   "timeout",
   "rate_limited",
@@ -11,9 +15,17 @@ export const UnavailableReason = Schema.Literal(
   "connection_failed",
   "rejected"
 )
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type UnavailableReason = typeof UnavailableReason.Type
 
-/** The provider could not answer (timeout, 429/5xx after retries, refused request); maps to 503. */
+/**
+ * The provider could not answer (timeout, 429/5xx after retries, refused request); maps to 503.
+ * @since 0.1.0
+ * @category errors
+ */
 export class ModelUnavailable extends Schema.TaggedError<ModelUnavailable>()("ModelUnavailable", {
   reason: UnavailableReason,
   message: Schema.String,
@@ -21,7 +33,11 @@ export class ModelUnavailable extends Schema.TaggedError<ModelUnavailable>()("Mo
   retryAfterSeconds: Schema.optional(Schema.Number)
 }) {}
 
-/** The provider answered with something unusable (not JSON, no SQL, SQL that does not parse); maps to 502. */
+/**
+ * The provider answered with something unusable (not JSON, no SQL, SQL that does not parse); maps to 502.
+ * @since 0.1.0
+ * @category errors
+ */
 export class ModelOutputInvalid extends Schema.TaggedError<ModelOutputInvalid>()("ModelOutputInvalid", {
   message: Schema.String
 }) {}

@@ -8,9 +8,17 @@ import type { ValidationFailed } from "../shared/Errors.js"
 import type { AnalyzeQueryRequest, CodeChange, CodeChangeRequest, GeneratedBy, QueryInsightType, QueryInsightV2 } from "./Domain.js"
 import type { ModelOutputInvalid, ModelUnavailable } from "./Errors.js"
 
-/** Executions seen per parameterized hash (QUERY_PARAMETERIZED_HASH), over whatever window the caller keeps. */
+/**
+ * Executions seen per parameterized hash (QUERY_PARAMETERIZED_HASH), over whatever window the caller keeps.
+ * @since 0.1.0
+ * @category models
+ */
 export type QueryHistory = ReadonlyMap<string, number>
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class QueryAnalyzer extends Context.Tag("@costline/core/QueryAnalyzer")<
   QueryAnalyzer,
   {
@@ -22,8 +30,16 @@ export class QueryAnalyzer extends Context.Tag("@costline/core/QueryAnalyzer")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type CodeChangeError = ValidationFailed | ModelUnavailable | ModelOutputInvalid
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class CodeChanges extends Context.Tag("@costline/core/CodeChanges")<
   CodeChanges,
   {

@@ -21,6 +21,10 @@ import {
 } from "./Domain.js"
 import { AuditRepo, type PositionedRecord } from "./Repo.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ExportQuery {
   readonly filters: AuditFilters
   readonly order: SortOrder
@@ -28,6 +32,10 @@ export interface ExportQuery {
   readonly maxResults: number
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class AuditLog extends Context.Tag("@costline/core/AuditLog")<
   AuditLog,
   {
@@ -88,6 +96,8 @@ const checkEntry = (entry: AuditEntry): ValidationFailed | undefined => {
  * (SQLite: a sequence; Postgres: the commit-time stamp, `xid:seq` in tokens issued before it),
  * never a timestamp: many records share one `changed_at`. A page with records always points
  * past its last one; the token is null only when there was nothing (API-DECISIONS, exactly once).
+ * @since 0.1.0
+ * @category utils
  */
 export const exportList = (order: SortOrder): KeysetList<PositionedRecord, string> => ({
   binding: order,
@@ -102,6 +112,8 @@ export const exportList = (order: SortOrder): KeysetList<PositionedRecord, strin
  * (a staged import) rather than one at a time. `trusted`: the entry was built by core from
  * validated values, so the constructor need not check it again (it costs more than the rest of
  * an import's work per record).
+ * @since 0.1.0
+ * @category utils
  */
 export const auditRecordOf = (
   actor: Actor,
@@ -128,6 +140,10 @@ export const auditRecordOf = (
     request_id: actor.requestId
   }, { disableValidation: options.trusted === true })
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* AuditRepo
   const cursors = yield* ListCursors
@@ -159,4 +175,8 @@ export const make = Effect.gen(function*() {
   return AuditLog.of({ record, recordChecked, export: exportPage })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(AuditLog, make)

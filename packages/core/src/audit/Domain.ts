@@ -4,6 +4,10 @@ import { ChangedByType } from "../shared/Actor.js"
 import * as SecretFields from "../secrets/SecretFields.js"
 import { AuditRecordId, OrganizationId } from "../shared/Ids.js"
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const ResourceName = Schema.Literal(
   "actions",
   "api_keys",
@@ -21,30 +25,74 @@ export const ResourceName = Schema.Literal(
   "user_roles",
   "usage_group_sets"
 )
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type ResourceName = typeof ResourceName.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const EventType = Schema.Literal("session", "invitation", "users", "organization")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type EventType = typeof EventType.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const Operation = Schema.Literal("create", "update", "delete", "login", "logout", "revoke", "remove")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Operation = typeof Operation.Type
 
-/** Which operations each event type may carry; resources carry create/update/delete. */
+/**
+ * Which operations each event type may carry; resources carry create/update/delete.
+ * @since 0.1.0
+ * @category constants
+ */
 export const EVENT_OPERATIONS: Record<EventType, ReadonlyArray<Operation>> = {
   session: ["login", "logout"],
   invitation: ["create", "revoke"],
   users: ["remove"],
   organization: ["update"]
 }
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const RESOURCE_OPERATIONS: ReadonlyArray<Operation> = ["create", "update", "delete"]
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const AuditStatus = Schema.Literal("success", "failure")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type AuditStatus = typeof AuditStatus.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const AuditKind = Schema.Literal("resource", "event")
 
 const Values = Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class AuditRecord extends Schema.Class<AuditRecord>("AuditRecord")({
   id: AuditRecordId,
   organization_id: OrganizationId,
@@ -63,7 +111,11 @@ export class AuditRecord extends Schema.Class<AuditRecord>("AuditRecord")({
   request_id: Schema.NullOr(Schema.String)
 }) {}
 
-/** What a service appends: the store adds id, time and ordering. */
+/**
+ * What a service appends: the store adds id, time and ordering.
+ * @since 0.1.0
+ * @category models
+ */
 export interface AuditEntry {
   readonly target: { readonly resource: ResourceName } | { readonly event_type: EventType }
   readonly table_name: string
@@ -74,10 +126,22 @@ export interface AuditEntry {
   readonly new_values?: Record<string, unknown> | null
 }
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const SortOrder = Schema.Literal("asc", "desc")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type SortOrder = typeof SortOrder.Type
 
-/** The export filters of GET /v2/audit-logs, already parsed. Empty arrays mean "no filter". */
+/**
+ * The export filters of GET /v2/audit-logs, already parsed. Empty arrays mean "no filter".
+ * @since 0.1.0
+ * @category models
+ */
 export interface AuditFilters {
   readonly changed_at_gte?: Date | undefined
   readonly changed_at_lte?: Date | undefined
@@ -95,6 +159,10 @@ export interface AuditFilters {
   readonly changed_by_isnull?: boolean | undefined
 }
 
-/** Secrets never reach the audit log: secret fields (SecretFields) are replaced wherever they appear. */
+/**
+ * Secrets never reach the audit log: secret fields (SecretFields) are replaced wherever they appear.
+ * @since 0.1.0
+ * @category utils
+ */
 export const redact = (values: Record<string, unknown> | null | undefined): Record<string, unknown> | null =>
   values == null ? null : SecretFields.redactSecretFields(values, { everyObject: true }) as Record<string, unknown>

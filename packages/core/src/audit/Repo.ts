@@ -4,6 +4,10 @@ import type { InvalidPageToken, StoreUnavailable } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import type { AuditFilters, AuditRecord, SortOrder } from "./Domain.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface AuditPageQuery {
   readonly organizationId: OrganizationId
   readonly filters: AuditFilters
@@ -13,12 +17,20 @@ export interface AuditPageQuery {
   readonly limit: number
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface PositionedRecord {
   readonly record: AuditRecord
   /** The store's ordering key of this record, opaque to the domain. */
   readonly position: string
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class AuditRepo extends Context.Tag("@costline/core/AuditRepo")<
   AuditRepo,
   {

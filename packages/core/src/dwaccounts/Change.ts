@@ -3,12 +3,16 @@
  * what the audit log keeps of it (never key material: only the public key's fingerprint).
  */
 import { DateTime } from "effect"
-import * as Audited from "../audit/Audited.js"
+import * as Audited from "../audit/internal/Audited.js"
 import * as ETag from "../shared/ETag.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import { DwAccount, type DwAccountId } from "./Domain.js"
 
-/** What a request asks to change; absent members stay as they are. */
+/**
+ * What a request asks to change; absent members stay as they are.
+ * @since 0.1.0
+ * @category models
+ */
 export interface AccountChange {
   readonly name?: string | undefined
   readonly username?: string | undefined
@@ -21,7 +25,11 @@ type EditableState = Pick<
   "name" | "authentication_method" | "username" | "public_key_fingerprint" | "credentials_updated_at"
 >
 
-/** What the audit log records of an account, before and after a change. */
+/**
+ * What the audit log records of an account, before and after a change.
+ * @since 0.1.0
+ * @category utils
+ */
 export const auditValues = (account: EditableState) => ({
   name: account.name,
   authentication_method: account.authentication_method,
@@ -29,12 +37,18 @@ export const auditValues = (account: EditableState) => ({
   public_key_fingerprint: account.public_key_fingerprint
 })
 
-/** Audited as `connections` / `dw_accounts`. */
+/**
+ * Audited as `connections` / `dw_accounts`.
+ * @since 0.1.0
+ * @category utils
+ */
 export const DwAccountAudit = Audited.resource<DwAccount>("connections", "dw_accounts", auditValues)
 
 /**
  * Strong ETag of what an update can change. Replacing the key with the same key still changes
  * it: `credentials_updated_at` is part of the representation.
+ * @since 0.1.0
+ * @category utils
  */
 export const etagOf = (account: EditableState): string =>
   ETag.compute({
@@ -44,7 +58,11 @@ export const etagOf = (account: EditableState): string =>
       : DateTime.formatIso(account.credentials_updated_at)
   })
 
-/** A new account: no credentials until a request sets them. */
+/**
+ * A new account: no credentials until a request sets them.
+ * @since 0.1.0
+ * @category utils
+ */
 export const initial = (fields: {
   readonly id: DwAccountId
   readonly organization_id: OrganizationId
@@ -72,6 +90,8 @@ export const initial = (fields: {
 /**
  * The account after `change` at `now`, or undefined when nothing would change (then nothing is
  * written and nothing audited). New credentials are always a change, even with the same key.
+ * @since 0.1.0
+ * @category utils
  */
 export const apply = (current: DwAccount, change: AccountChange, now: DateTime.Utc): DwAccount | undefined => {
   const rotated = change.publicKeyFingerprint !== undefined

@@ -7,10 +7,26 @@ import { Schema } from "effect"
 import { OrganizationId } from "../shared/Ids.js"
 import { storable } from "../shared/StorableText.js"
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const DwAccountId = Schema.UUID.pipe(Schema.brand("DwAccountId"))
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type DwAccountId = typeof DwAccountId.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const AuthenticationMethod = Schema.Literal("key_pair")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type AuthenticationMethod = typeof AuthenticationMethod.Type
 
 const nonBlank = (maxLength: number) =>
@@ -19,11 +35,23 @@ const nonBlank = (maxLength: number) =>
     Schema.maxLength(maxLength)
   )
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const DwAccountName = nonBlank(200)
 
-/** The warehouse user the key authenticates (Snowflake allows up to 255 characters). */
+/**
+ * The warehouse user the key authenticates (Snowflake allows up to 255 characters).
+ * @since 0.1.0
+ * @category utils
+ */
 export const WarehouseUsername = nonBlank(255)
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class DwAccount extends Schema.Class<DwAccount>("DwAccount")({
   id: DwAccountId,
   organization_id: OrganizationId,
@@ -39,7 +67,11 @@ export class DwAccount extends Schema.Class<DwAccount>("DwAccount")({
   etag: Schema.String
 }) {}
 
-/** Accounts are created by an operator (`costline dw-accounts create`), credentials come later. */
+/**
+ * Accounts are created by an operator (`costline dw-accounts create`), credentials come later.
+ * @since 0.1.0
+ * @category models
+ */
 export class CreateDwAccount extends Schema.Class<CreateDwAccount>("CreateDwAccount")({
   name: DwAccountName,
   username: Schema.optional(WarehouseUsername)
@@ -57,7 +89,11 @@ const Passphrase = Schema.optional(Schema.NullOr(Schema.String))
  */
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
-/** v2 `credentials` of a PATCH: replaces the key pair (and the username when given). */
+/**
+ * v2 `credentials` of a PATCH: replaces the key pair (and the username when given).
+ * @since 0.1.0
+ * @category models
+ */
 export class KeyPairCredentials extends Schema.Class<KeyPairCredentials>("KeyPairCredentials")(
   Schema.Struct({
     authentication_method: AuthenticationMethod,
@@ -70,6 +106,8 @@ export class KeyPairCredentials extends Schema.Class<KeyPairCredentials>("KeyPai
 /**
  * v2 `PATCH /dw-accounts/{dw_account_id}` (merge patch). Neither member accepts null: an account
  * always has a name, and credentials are replaced, never removed.
+ * @since 0.1.0
+ * @category models
  */
 export class DwAccountPatch extends Schema.Class<DwAccountPatch>("DwAccountPatch")(
   Schema.Struct({
@@ -78,7 +116,11 @@ export class DwAccountPatch extends Schema.Class<DwAccountPatch>("DwAccountPatch
   }).annotations(strict)
 ) {}
 
-/** v1 `PUT /dw-accounts/{dw_account_uuid}/credentials`. */
+/**
+ * v1 `PUT /dw-accounts/{dw_account_uuid}/credentials`.
+ * @since 0.1.0
+ * @category models
+ */
 export class CredentialsPut extends Schema.Class<CredentialsPut>("CredentialsPut")({
   private_key: Schema.String,
   private_key_passphrase: Passphrase

@@ -10,7 +10,7 @@ import { Organizations } from "../identity/Organizations.js"
 import type { SealedSecret, SecretAad, SecretUnreadable } from "../secrets/Envelope.js"
 import { Secrets } from "../secrets/Secrets.js"
 import type { Actor } from "../shared/Actor.js"
-import { conditionalWrite, stale, written } from "../shared/ConditionalWrite.js"
+import { conditionalWrite, stale, written } from "../shared/internal/ConditionalWrite.js"
 import {
   type Conflict,
   FieldIssue,
@@ -32,9 +32,17 @@ const StoredCredentials = Schema.parseJson(Schema.Struct({ private_key: Schema.S
 const encodeStored = Schema.encodeSync(StoredCredentials)
 const decodeStored = Schema.decodeUnknown(StoredCredentials)
 
-/** What an update can fail with; `Failed<P>` only when it holds an `If-Match`. */
+/**
+ * What an update can fail with; `Failed<P>` only when it holds an `If-Match`.
+ * @since 0.1.0
+ * @category models
+ */
 export type UpdateError = NotFound | ValidationFailed | Conflict | StoreUnavailable
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class DwAccounts extends Context.Tag("@costline/core/DwAccounts")<
   DwAccounts,
   {
@@ -93,6 +101,10 @@ interface Request {
   readonly keyField?: string | undefined
 }
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* DwAccountsRepo
   const audit = yield* AuditLog
@@ -194,4 +206,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(DwAccounts, make)

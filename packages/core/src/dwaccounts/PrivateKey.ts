@@ -6,20 +6,36 @@
 import { Either } from "effect"
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from "node:crypto"
 import { ValidationFailed } from "../shared/Errors.js"
-import { keyDerivationWork, MAX_KEY_DERIVATION_WORK } from "./KeyDerivationWork.js"
-import * as Pem from "./Pem.js"
+import { keyDerivationWork, MAX_KEY_DERIVATION_WORK } from "./internal/KeyDerivationWork.js"
+import * as Pem from "./internal/Pem.js"
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const MIN_RSA_BITS = 2048
 
-/** Room for an encrypted 8192-bit key twice over, while bounding the work spent on one input. */
+/**
+ * Room for an encrypted 8192-bit key twice over, while bounding the work spent on one input.
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_PEM_LENGTH = 16_384
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface PrivateKeyInput {
   readonly privateKey: string
   /** Absent, null and "" all mean "no passphrase" (v1 clients may send "" with an unencrypted key). */
   readonly passphrase?: string | null | undefined
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ValidatedPrivateKey {
   /** The key as canonical PEM; still encrypted if it came encrypted. */
   readonly pem: string
@@ -104,12 +120,20 @@ const load = (pem: string, passphrase: string | undefined, encrypted: boolean): 
         : keyIssue("invalid", "private_key is not a valid private key")
   })
 
-/** `SHA256:<base64 of SHA-256 of the DER SubjectPublicKeyInfo>`, Snowflake's RSA_PUBLIC_KEY_FP. */
+/**
+ * `SHA256:<base64 of SHA-256 of the DER SubjectPublicKeyInfo>`, Snowflake's RSA_PUBLIC_KEY_FP.
+ * @since 0.1.0
+ * @category utils
+ */
 export const publicKeyFingerprint = (key: KeyObject): string => {
   const spki = createPublicKey(key).export({ type: "spki", format: "der" })
   return `SHA256:${createHash("sha256").update(spki).digest("base64")}`
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const validate = (input: PrivateKeyInput): Either.Either<ValidatedPrivateKey, ValidationFailed> =>
   Either.gen(function*() {
     const passphrase = input.passphrase === null || input.passphrase === "" ? undefined : input.passphrase

@@ -9,6 +9,10 @@ import type { OrganizationId } from "../shared/Ids.js"
 import type { SealedSecret } from "../secrets/Envelope.js"
 import type { DwAccount, DwAccountId } from "./Domain.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface DwAccountUpdate {
   /** The etag the caller read; the write is refused if the stored row no longer has it. */
   readonly expectedEtag: string
@@ -16,13 +20,21 @@ export interface DwAccountUpdate {
   readonly credentials?: SealedSecret
 }
 
-/** A stored sealed key and the account it belongs to (its AAD). */
+/**
+ * A stored sealed key and the account it belongs to (its AAD).
+ * @since 0.1.0
+ * @category models
+ */
 export interface SealedCredentials {
   readonly organization_id: OrganizationId
   readonly id: DwAccountId
   readonly sealed: SealedSecret
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class DwAccountsRepo extends Context.Tag("@costline/core/DwAccountsRepo")<
   DwAccountsRepo,
   {

@@ -6,6 +6,10 @@
 import { Context, type Effect } from "effect"
 import type { StoreUnavailable } from "../shared/Errors.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface StoreStatus {
   /** The kind of store (`sqlite`, `postgres`), for `/version` and operators. */
   readonly store: string
@@ -15,6 +19,10 @@ export interface StoreStatus {
   readonly appliedMigrations: ReadonlyArray<{ readonly name: string; readonly appliedAt: string }>
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class StoreHealth extends Context.Tag("@costline/core/StoreHealth")<
   StoreHealth,
   {
@@ -23,4 +31,8 @@ export class StoreHealth extends Context.Tag("@costline/core/StoreHealth")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const isReady = (status: StoreStatus): boolean => status.pendingMigrations.length === 0

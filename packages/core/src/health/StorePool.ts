@@ -6,6 +6,10 @@
  */
 import { Context, type Effect } from "effect"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface PoolUsage {
   readonly inUse: number
   readonly idle: number
@@ -14,6 +18,10 @@ export interface PoolUsage {
   readonly max: number
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class StorePool extends Context.Tag("@costline/core/StorePool")<
   StorePool,
   {

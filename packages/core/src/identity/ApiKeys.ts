@@ -10,7 +10,7 @@ import { Actor } from "../shared/Actor.js"
 import { Forbidden, NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { type ApiKeyId, newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
-import * as ApiKeyBounds from "./ApiKeyBounds.js"
+import * as ApiKeyBounds from "./internal/ApiKeyBounds.js"
 import * as ApiToken from "./ApiToken.js"
 import { type Access, ApiKey, ApiKeyAudit, ApiKeyScope, type Principal } from "./Domain.js"
 import { Organizations } from "./Organizations.js"
@@ -19,6 +19,10 @@ import { ApiKeysRepo } from "./Repo.js"
 
 const decodeScope = Schema.decodeUnknownEither(ApiKeyScope)
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface CreateApiKey {
   readonly name: string
   readonly access: Access
@@ -26,12 +30,20 @@ export interface CreateApiKey {
   readonly expiresAt?: DateTime.Utc | undefined
 }
 
-/** Who asks for a key: an operator (no bound), or a principal whose own rights bound the key. */
+/**
+ * Who asks for a key: an operator (no bound), or a principal whose own rights bound the key.
+ * @since 0.1.0
+ * @category models
+ */
 export interface OnBehalfOf {
   readonly grantor?: Principal | undefined
   readonly requestId?: string | null | undefined
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class ApiKeys extends Context.Tag("@costline/core/ApiKeys")<
   ApiKeys,
   {
@@ -59,6 +71,10 @@ export class ApiKeys extends Context.Tag("@costline/core/ApiKeys")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* ApiKeysRepo
   const organizations = yield* Organizations
@@ -165,4 +181,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(ApiKeys, make)

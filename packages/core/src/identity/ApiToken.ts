@@ -5,6 +5,10 @@
  */
 import { createHash, randomBytes } from "node:crypto"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type TokenKind = "api_key" | "session" | "invitation"
 
 const PREFIX: Record<TokenKind, string> = { api_key: "clk", session: "cls", invitation: "cli" }
@@ -24,6 +28,10 @@ const CRC_TABLE = (() => {
   return table
 })()
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const crc32 = (text: string): number => {
   let crc = 0xffffffff
   for (const byte of Buffer.from(text, "utf8")) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8)
@@ -42,7 +50,11 @@ const base62 = (value: number, width: number): string => {
 
 const checksum = (prefix: string, body: string) => base62(crc32(`${prefix}_${body}`), CHECKSUM_LENGTH)
 
-/** A new random token of the given kind. `random` is injectable for tests. */
+/**
+ * A new random token of the given kind. `random` is injectable for tests.
+ * @since 0.1.0
+ * @category utils
+ */
 export const generate = (kind: TokenKind, random: (n: number) => Uint8Array = randomBytes): string => {
   const prefix = PREFIX[kind]
   // Rejection sampling keeps every base62 character equally likely.
@@ -55,7 +67,11 @@ export const generate = (kind: TokenKind, random: (n: number) => Uint8Array = ra
   return `${prefix}_${body}${checksum(prefix, body)}`
 }
 
-/** The kind of a well-formed token with a valid checksum, else undefined. */
+/**
+ * The kind of a well-formed token with a valid checksum, else undefined.
+ * @since 0.1.0
+ * @category utils
+ */
 export const parse = (token: string): TokenKind | undefined => {
   const match = TOKEN_PATTERN.exec(token)
   if (!match) return undefined
@@ -65,8 +81,16 @@ export const parse = (token: string): TokenKind | undefined => {
   return KIND_OF[prefix]
 }
 
-/** What the store keeps: hex SHA-256 of the whole token. */
+/**
+ * What the store keeps: hex SHA-256 of the whole token.
+ * @since 0.1.0
+ * @category utils
+ */
 export const hash = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex")
 
-/** The recognisable start of a token, safe to display. */
+/**
+ * The recognisable start of a token, safe to display.
+ * @since 0.1.0
+ * @category utils
+ */
 export const displayPrefix = (token: string): string => token.slice(0, 8)

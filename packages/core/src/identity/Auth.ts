@@ -10,8 +10,12 @@ import type { Principal } from "./Domain.js"
 import { organizationWide } from "./EffectiveRoles.js"
 import { ApiKeysRepo, SessionsRepo, UsersRepo } from "./Repo.js"
 import { makeEffectiveRolesReader } from "./RoleSources.js"
-import * as VerifiedKeys from "./VerifiedKeys.js"
+import * as VerifiedKeys from "./internal/VerifiedKeys.js"
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Auth extends Context.Tag("@costline/core/Auth")<
   Auth,
   {
@@ -26,9 +30,17 @@ const unauthorized = new Unauthorized({ message: "missing or invalid credentials
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i
 
-/** How fresh a key's `last_used_at` is kept: one write per key per interval, not per request. */
+/**
+ * How fresh a key's `last_used_at` is kept: one write per key per interval, not per request.
+ * @since 0.1.0
+ * @category constants
+ */
 export const LAST_USED_RESOLUTION = Duration.minutes(1)
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const apiKeys = yield* ApiKeysRepo
   const sessions = yield* SessionsRepo
@@ -108,4 +120,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(Auth, make)

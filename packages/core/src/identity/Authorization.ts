@@ -7,6 +7,10 @@ import { Forbidden, type StoreUnavailable } from "../shared/Errors.js"
 import type { Principal } from "./Domain.js"
 import { changedBy, isAllowed, type Permission } from "./Permissions.js"
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Authorization extends Context.Tag("@costline/core/Authorization")<
   Authorization,
   {
@@ -22,10 +26,18 @@ export class Authorization extends Context.Tag("@costline/core/Authorization")<
   }
 >() {}
 
-/** The actor of a principal's change: named for the audit log, and bounded by the principal's rights. */
+/**
+ * The actor of a principal's change: named for the audit log, and bounded by the principal's rights.
+ * @since 0.1.0
+ * @category utils
+ */
 export const actorOf = (principal: Principal, requestId: string | null): Actor =>
   new Actor({ ...changedBy(principal), requestId, principal })
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const audit = yield* AuditLog
   return Authorization.of({
@@ -43,4 +55,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(Authorization, make)

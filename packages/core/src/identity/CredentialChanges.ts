@@ -7,6 +7,10 @@
  */
 import { Context, Duration } from "effect"
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class CredentialChanges extends Context.Tag("@costline/core/CredentialChanges")<
   CredentialChanges,
   {
@@ -23,5 +27,7 @@ export class CredentialChanges extends Context.Tag("@costline/core/CredentialCha
 /**
  * The longest a verification is reused, whatever the stamp says. Expiry is checked on every
  * request regardless, against the key's `expires_at`.
+ * @since 0.1.0
+ * @category constants
  */
 export const VERIFIED_KEY_MAX_AGE = Duration.seconds(5)

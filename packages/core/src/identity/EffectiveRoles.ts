@@ -13,6 +13,10 @@ import type { Role, ScopeType } from "./Domain.js"
 import { type RoleAssignment, ScopedRole, scopeRefOf } from "./RoleAssignment.js"
 import type { ScopeRef } from "./Scope.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface RoleSources {
   readonly direct: ReadonlyArray<RoleAssignment>
   /** The organization's all-users team, if it has one. */
@@ -21,7 +25,11 @@ export interface RoleSources {
   readonly inherited: ReadonlyArray<{ readonly team: Team; readonly grant: RoleAssignment }>
 }
 
-/** One entry of a user's role list, before its scope is named. */
+/**
+ * One entry of a user's role list, before its scope is named.
+ * @since 0.1.0
+ * @category models
+ */
 export interface EffectiveRole {
   /** The grant's id; a default role carries the id of the all-users team it comes from. */
   readonly id: string
@@ -33,18 +41,30 @@ export interface EffectiveRole {
   readonly updated_at: DateTime.Utc
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class UserRole extends ScopedRole.extend<UserRole>("UserRole")({
   is_default: Schema.Boolean,
   granted_from_team_name: Schema.NullOr(Schema.String)
 }) {}
 
-/** Lists are ordered by (created_at, id): the order a keyset page resumes in. */
+/**
+ * Lists are ordered by (created_at, id): the order a keyset page resumes in.
+ * @since 0.1.0
+ * @category utils
+ */
 export const byCreation: Order.Order<{ readonly created_at: DateTime.Utc; readonly id: string }> = Order.combine(
   Order.mapInput(DateTime.Order, (role) => role.created_at),
   Order.mapInput(Order.string, (role) => role.id)
 )
 
-/** A grant made to the user themselves. */
+/**
+ * A grant made to the user themselves.
+ * @since 0.1.0
+ * @category utils
+ */
 export const directRole = (grant: RoleAssignment): EffectiveRole => ({
   id: grant.id,
   role: grant.role,
@@ -55,8 +75,16 @@ export const directRole = (grant: RoleAssignment): EffectiveRole => ({
   updated_at: grant.updated_at
 })
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const isDirect = (role: EffectiveRole) => !role.is_default && role.granted_from_team_name === null
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const merge = (organizationId: OrganizationId, sources: RoleSources): ReadonlyArray<EffectiveRole> => {
   const direct = sources.direct.map(directRole)
   const team = sources.allUsersTeam
@@ -84,11 +112,17 @@ export const merge = (organizationId: OrganizationId, sources: RoleSources): Rea
 /**
  * The roles that decide organization-wide permissions: those held at organization scope. A role
  * at a narrower scope (one warehouse account, one usage group) never widens access to the rest.
+ * @since 0.1.0
+ * @category utils
  */
 export const organizationWide = (roles: ReadonlyArray<EffectiveRole>): ReadonlyArray<Role> => [
   ...new Set(roles.filter((role) => role.scope.type === "organization").map((role) => role.role))
 ]
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface RoleFilters {
   /** Keep these roles only; empty or absent keeps all. */
   readonly roles?: ReadonlyArray<Role> | undefined
@@ -98,5 +132,9 @@ export interface RoleFilters {
 const admits = <A>(values: ReadonlyArray<A> | undefined, value: A) =>
   values === undefined || values.length === 0 || values.includes(value)
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const filter = (roles: ReadonlyArray<EffectiveRole>, filters: RoleFilters): ReadonlyArray<EffectiveRole> =>
   roles.filter((role) => admits(filters.roles, role.role) && admits(filters.scopeTypes, role.scope.type))

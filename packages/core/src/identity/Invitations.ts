@@ -10,7 +10,7 @@ import { type ApiKeyId, newId, type OrganizationId, type UserId } from "../share
 import { Transactor } from "../shared/Transactor.js"
 import * as ApiToken from "./ApiToken.js"
 import { Email, type Role, type Session, User } from "./Domain.js"
-import { makeGrantGuard } from "./GrantGuard.js"
+import { makeGrantGuard } from "./internal/GrantGuard.js"
 import { firstRefused, type Holding, holdingsOfKey, holdingsOfRoles } from "./GrantRule.js"
 import { DEFAULT_INVITATION_TTL, Invitation, InvitationAudit, invitationAccepted, type InvitationId } from "./Invitation.js"
 import { Organizations } from "./Organizations.js"
@@ -25,9 +25,15 @@ const decodeEmail = Schema.decodeUnknownEither(Email)
 /**
  * The one answer to a token that cannot be accepted — unknown, malformed, expired, revoked, already
  * used, or for another email — so that a caller learns nothing about which.
+ * @since 0.1.0
+ * @category utils
  */
 export const invitationNotAcceptable = new NotFound({ resource: "invitation", id: "for this token and email" })
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface CreateInvitation {
   readonly email: string
   readonly role: Role
@@ -35,6 +41,10 @@ export interface CreateInvitation {
   readonly expiresAt?: DateTime.Utc | undefined
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface AcceptInvitation {
   /** The `cli_…` token `create` returned. */
   readonly token: string
@@ -42,6 +52,10 @@ export interface AcceptInvitation {
   readonly email: string
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Accepted {
   readonly invitation: Invitation
   readonly user: User
@@ -50,6 +64,10 @@ export interface Accepted {
   readonly token: string
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Invitations extends Context.Tag("@costline/core/Invitations")<
   Invitations,
   {
@@ -87,6 +105,10 @@ export class Invitations extends Context.Tag("@costline/core/Invitations")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* InvitationsRepo
   const users = yield* UsersRepo
@@ -219,4 +241,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(Invitations, make)

@@ -10,6 +10,10 @@ import { OrganizationsRepo } from "./Repo.js"
 
 const decodeId = Schema.decodeUnknownEither(OrganizationId)
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Organizations extends Context.Tag("@costline/core/Organizations")<
   Organizations,
   {
@@ -29,6 +33,10 @@ export class Organizations extends Context.Tag("@costline/core/Organizations")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* OrganizationsRepo
   const audit = yield* AuditLog
@@ -71,4 +79,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(Organizations, make)

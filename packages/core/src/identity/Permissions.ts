@@ -8,6 +8,10 @@
  */
 import { Area, type Principal, type Role } from "./Domain.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Permission =
   | { readonly area: Area; readonly action: "read" | "write" }
   /** Creating a team, which `team_creator` may do without other team rights. */
@@ -20,24 +24,64 @@ export type Permission =
   /** Accepting an invitation: no credential at all, the invitation's token is one (a public route). */
   | { readonly area: "invitations"; readonly action: "accept" }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const read = (area: Area): Permission => ({ area, action: "read" })
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const write = (area: Area): Permission => ({ area, action: "write" })
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const createTeam: Permission = { area: "teams", action: "create" }
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const exportAudit: Permission = { area: "audit_logs", action: "export" }
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const manageApiKeys: Permission = { area: "api_keys", action: "manage" }
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const endOwnSession: Permission = { area: "sessions", action: "end" }
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const acceptInvitation: Permission = { area: "invitations", action: "accept" }
 
-/** Every permission there is: what an `admin` holds. */
+/**
+ * Every permission there is: what an `admin` holds.
+ * @since 0.1.0
+ * @category constants
+ */
 export const ALL: ReadonlyArray<Permission> = [
   ...Area.literals.flatMap((area) => [read(area), write(area)]),
   createTeam,
   exportAudit
 ]
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const same = (a: Permission, b: Permission) => a.area === b.area && a.action === b.action
 
-/** `teams:write`: how messages and tests name a permission. */
+/**
+ * `teams:write`: how messages and tests name a permission.
+ * @since 0.1.0
+ * @category utils
+ */
 export const describe = (permission: Permission) => `${permission.area}:${permission.action}`
 
 const EDITOR_WRITES: ReadonlySet<Area> = new Set(["insights", "ticket_links", "usage_groups"])
@@ -57,9 +101,17 @@ const roleAllows = (role: Role, permission: Permission): boolean => {
   }
 }
 
-/** What holding a role confers. */
+/**
+ * What holding a role confers.
+ * @since 0.1.0
+ * @category utils
+ */
 export const ofRole = (role: Role): ReadonlyArray<Permission> => ALL.filter((permission) => roleAllows(role, permission))
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const isAllowed = (principal: Principal, permission: Permission): boolean => {
   if (principal._tag === "User") return principal.roles.some((role) => roleAllows(role, permission))
   const has = (scope: string) => principal.scopes.includes("*" as never) || principal.scopes.includes(scope as never)
@@ -83,11 +135,19 @@ export const isAllowed = (principal: Principal, permission: Permission): boolean
   }
 }
 
-/** Everything the principal may do. */
+/**
+ * Everything the principal may do.
+ * @since 0.1.0
+ * @category utils
+ */
 export const heldBy = (principal: Principal): ReadonlyArray<Permission> =>
   ALL.filter((permission) => isAllowed(principal, permission))
 
-/** How the audit log names a principal. */
+/**
+ * How the audit log names a principal.
+ * @since 0.1.0
+ * @category utils
+ */
 export const changedBy = (principal: Principal): { changedBy: string; changedByType: "user" | "api_key" } =>
   principal._tag === "User"
     ? { changedBy: principal.email, changedByType: "user" }

@@ -9,6 +9,10 @@ import type { RoleAssignment } from "./RoleAssignment.js"
 
 type Io<A, E = never> = Effect.Effect<A, E | StoreUnavailable>
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class OrganizationsRepo extends Context.Tag("@costline/core/OrganizationsRepo")<
   OrganizationsRepo,
   {
@@ -20,6 +24,10 @@ export class OrganizationsRepo extends Context.Tag("@costline/core/Organizations
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class UsersRepo extends Context.Tag("@costline/core/UsersRepo")<
   UsersRepo,
   {
@@ -34,6 +42,10 @@ export class UsersRepo extends Context.Tag("@costline/core/UsersRepo")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class ApiKeysRepo extends Context.Tag("@costline/core/ApiKeysRepo")<
   ApiKeysRepo,
   {
@@ -49,6 +61,10 @@ export class ApiKeysRepo extends Context.Tag("@costline/core/ApiKeysRepo")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class SessionsRepo extends Context.Tag("@costline/core/SessionsRepo")<
   SessionsRepo,
   {
@@ -61,6 +77,10 @@ export class SessionsRepo extends Context.Tag("@costline/core/SessionsRepo")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class RoleAssignmentsRepo extends Context.Tag("@costline/core/RoleAssignmentsRepo")<
   RoleAssignmentsRepo,
   {
@@ -100,6 +120,10 @@ export class RoleAssignmentsRepo extends Context.Tag("@costline/core/RoleAssignm
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class InvitationsRepo extends Context.Tag("@costline/core/InvitationsRepo")<
   InvitationsRepo,
   {

@@ -6,7 +6,11 @@ import { TeamsRepo } from "../teams/Repo.js"
 import { type EffectiveRole, merge } from "./EffectiveRoles.js"
 import { RoleAssignmentsRepo } from "./Repo.js"
 
-/** Reads a member's merged roles in three queries: their grants, their teams, the teams' grants. */
+/**
+ * Reads a member's merged roles in three queries: their grants, their teams, the teams' grants.
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeEffectiveRolesReader = Effect.gen(function*() {
   const assignments = yield* RoleAssignmentsRepo
   const teams = yield* TeamsRepo

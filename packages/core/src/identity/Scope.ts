@@ -7,6 +7,10 @@ import type { StoreUnavailable } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import { Role, ScopeType } from "./Domain.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class Scope extends Schema.Class<Scope>("Scope")({
   type: ScopeType,
   id: Schema.String,
@@ -23,6 +27,8 @@ const ScopeId = Schema.String.pipe(
  * A scope as a caller names it. The organization scope may leave out its id: it is the tenant.
  * `name` is what reads show; a client that sends a read scope back may keep it, and it is ignored
  * (the name shown is always the target's own).
+ * @since 0.1.0
+ * @category schemas
  */
 export const ScopeInput = Schema.Struct({
   type: ScopeType,
@@ -31,31 +37,71 @@ export const ScopeInput = Schema.Struct({
     description: "Read-only: what reads show. Accepted so a read scope can be sent back, and ignored."
   })
 })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type ScopeInput = typeof ScopeInput.Type
 
-/** A role to grant at a scope: the body of a direct or team grant, and each role of an SSO group. */
+/**
+ * A role to grant at a scope: the body of a direct or team grant, and each role of an SSO group.
+ * @since 0.1.0
+ * @category schemas
+ */
 export const RoleGrant = Schema.Struct({ role: Role, scope: ScopeInput })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type RoleGrant = typeof RoleGrant.Type
 
-/** A scope checked against the tenant: its id is set and names something that exists. */
+/**
+ * A scope checked against the tenant: its id is set and names something that exists.
+ * @since 0.1.0
+ * @category models
+ */
 export interface ScopeRef {
   readonly type: ScopeType
   readonly id: string
 }
 
-/** Scope types whose ids name things costline does not hold; they are accepted as given. */
+/**
+ * Scope types whose ids name things costline does not hold; they are accepted as given.
+ * @since 0.1.0
+ * @category constants
+ */
 export const EXTERNAL_SCOPE_TYPES = ["dw_organization", "lh_account", "lh_connection", "bi_site"] as const
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type ExternalScopeType = typeof EXTERNAL_SCOPE_TYPES[number]
 
-/** Scope types whose targets live in costline's own tables. */
+/**
+ * Scope types whose targets live in costline's own tables.
+ * @since 0.1.0
+ * @category models
+ */
 export type InternalScopeType = Exclude<ScopeType, ExternalScopeType>
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const isExternal = (type: ScopeType): type is ExternalScopeType =>
   (EXTERNAL_SCOPE_TYPES as ReadonlyArray<ScopeType>).includes(type)
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const scopeKey = (ref: { readonly type: ScopeType; readonly id: string }) => `${ref.type}:${ref.id}`
 
-/** Storage port: the names of scope targets that exist in the tenant. */
+/**
+ * Storage port: the names of scope targets that exist in the tenant.
+ * @since 0.1.0
+ * @category tags
+ */
 export class ScopeDirectory extends Context.Tag("@costline/core/ScopeDirectory")<
   ScopeDirectory,
   {

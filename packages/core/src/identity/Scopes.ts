@@ -9,13 +9,21 @@ import type { OrganizationId } from "../shared/Ids.js"
 import type { Role } from "./Domain.js"
 import { type InternalScopeType, isExternal, type RoleGrant, Scope, ScopeDirectory, type ScopeInput, scopeKey, type ScopeRef } from "./Scope.js"
 
-/** A grant whose scope was checked. */
+/**
+ * A grant whose scope was checked.
+ * @since 0.1.0
+ * @category models
+ */
 export interface CheckedGrant {
   readonly role: Role
   readonly scope: ScopeRef
 }
 
-/** The organization scope is the tenant itself; every other scope needs an id. Pure. */
+/**
+ * The organization scope is the tenant itself; every other scope needs an id. Pure.
+ * @since 0.1.0
+ * @category utils
+ */
 export const normalizeScope = (organizationId: OrganizationId, input: ScopeInput): Either.Either<ScopeRef, string> => {
   const id = input.id?.trim()
   if (input.type === "organization") {
@@ -28,6 +36,10 @@ export const normalizeScope = (organizationId: OrganizationId, input: ScopeInput
 
 const at = (prefix: string, field: string) => (prefix.length === 0 ? field : `${prefix}.${field}`)
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Scopes extends Context.Tag("@costline/core/Scopes")<
   Scopes,
   {
@@ -48,6 +60,10 @@ export class Scopes extends Context.Tag("@costline/core/Scopes")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const directory = yield* ScopeDirectory
 
@@ -88,4 +104,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(Scopes, make)

@@ -13,8 +13,16 @@ import { Session, SessionAudit } from "./Domain.js"
 import { SessionsRepo } from "./Repo.js"
 import { Users } from "./Users.js"
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const DEFAULT_SESSION_TTL = Duration.hours(12)
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Sessions extends Context.Tag("@costline/core/Sessions")<
   Sessions,
   {
@@ -39,6 +47,10 @@ export class Sessions extends Context.Tag("@costline/core/Sessions")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* SessionsRepo
   const users = yield* Users
@@ -89,4 +101,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(Sessions, make)

@@ -32,7 +32,7 @@ import { directRole, type EffectiveRole, filter, isDirect, type RoleFilters, Use
 import { makeEffectiveRolesReader } from "./RoleSources.js"
 import { RoleAssignmentsRepo } from "./Repo.js"
 import { RoleGrantAudit } from "./RoleAssignment.js"
-import { makeGrants } from "./Grants.js"
+import { makeGrants } from "./internal/Grants.js"
 import type { RoleGrant } from "./Scope.js"
 import { Scopes } from "./Scopes.js"
 import { Users } from "./Users.js"
@@ -40,6 +40,10 @@ import { Users } from "./Users.js"
 const keyOf = (role: { readonly created_at: DateTime.Utc; readonly id: string }): Keyset =>
   keysetOf(role.created_at, role.id)
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class UserRoles extends Context.Tag("@costline/core/UserRoles")<
   UserRoles,
   {
@@ -79,6 +83,10 @@ export class UserRoles extends Context.Tag("@costline/core/UserRoles")<
 
 const parseRoleId = parseId(RoleAssignmentId, "user_role")
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const effectiveRoles = yield* makeEffectiveRolesReader
   const assignments = yield* RoleAssignmentsRepo
@@ -170,4 +178,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(UserRoles, make)

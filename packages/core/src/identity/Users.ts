@@ -9,15 +9,23 @@ import { Transactor } from "../shared/Transactor.js"
 import { TeamMemberAudit } from "../teams/Domain.js"
 import { TeamMembersRepo } from "../teams/Repo.js"
 import { Email, type Role, User, UserRemovalAudit } from "./Domain.js"
-import { makeGrantGuard } from "./GrantGuard.js"
+import { makeGrantGuard } from "./internal/GrantGuard.js"
 import { Organizations } from "./Organizations.js"
 import { RoleAssignmentsRepo, SessionsRepo, UsersRepo } from "./Repo.js"
 import { RoleAssignment, RoleGrantAudit } from "./RoleAssignment.js"
 
 const decodeEmail = Schema.decodeUnknownEither(Email)
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Users extends Context.Tag("@costline/core/Users")<
   Users,
   {
@@ -46,6 +54,10 @@ export class Users extends Context.Tag("@costline/core/Users")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const users = yield* UsersRepo
   const roles = yield* RoleAssignmentsRepo
@@ -118,4 +130,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(Users, make)

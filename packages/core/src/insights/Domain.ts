@@ -17,9 +17,21 @@ const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith
 const withDefault = <S extends Schema.Schema.All>(schema: S, value: () => Schema.Schema.Type<S>) =>
   Schema.optionalWith(schema, { exact: true, default: value })
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const InsightId = Schema.UUID.pipe(Schema.brand("InsightId"))
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type InsightId = typeof InsightId.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const InsightType = Schema.Literal(
   "warehouse_idle",
   "oversized_warehouse",
@@ -36,12 +48,32 @@ export const InsightType = Schema.Literal(
   "budget_exceeded",
   "unused_table"
 )
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type InsightType = typeof InsightType.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const InsightStatus = Schema.Literal("open", "in_progress", "resolved", "dismissed")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type InsightStatus = typeof InsightStatus.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const Severity = Schema.Literal("low", "medium", "high")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Severity = typeof Severity.Type
 
 /** Estimated credits per month; null when the detector cannot estimate. */
@@ -59,6 +91,10 @@ const Details = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pip
 /** An email as stored: the stores cannot keep every string an email pattern admits. */
 const Person = storable(Email)
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class Insight extends Schema.Class<Insight>("Insight")({
   id: InsightId,
   insight_type: InsightType,
@@ -84,10 +120,18 @@ export class Insight extends Schema.Class<Insight>("Insight")({
   etag: Schema.String
 }) {}
 
-/** What users may change. Together with `DetectorContent` it is everything the ETag covers. */
+/**
+ * What users may change. Together with `DetectorContent` it is everything the ETag covers.
+ * @since 0.1.0
+ * @category models
+ */
 export type UserEditable = Pick<Insight, "status" | "assignee">
 
-/** What detectors and imports own; an upsert replaces exactly these fields. */
+/**
+ * What detectors and imports own; an upsert replaces exactly these fields.
+ * @since 0.1.0
+ * @category models
+ */
 export type DetectorContent = Pick<
   Insight,
   | "title"
@@ -102,9 +146,17 @@ export type DetectorContent = Pick<
   | "details"
 >
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type InsightEditableState = UserEditable & DetectorContent
 
-/** Exactly the detector-owned fields of an insight or an upsert, field by field. */
+/**
+ * Exactly the detector-owned fields of an insight or an upsert, field by field.
+ * @since 0.1.0
+ * @category utils
+ */
 export const detectorContentOf = (value: DetectorContent): DetectorContent => ({
   title: value.title,
   description: value.description,
@@ -118,7 +170,11 @@ export const detectorContentOf = (value: DetectorContent): DetectorContent => ({
   details: value.details
 })
 
-/** `PATCH /insights/{id}`: a JSON merge patch. Absent = unchanged; `assignee: null` unassigns. */
+/**
+ * `PATCH /insights/{id}`: a JSON merge patch. Absent = unchanged; `assignee: null` unassigns.
+ * @since 0.1.0
+ * @category models
+ */
 export class InsightUpdate extends Schema.Class<InsightUpdate>("InsightUpdate")(
   Schema.Struct({
     status: optional(InsightStatus),
@@ -129,7 +185,11 @@ export class InsightUpdate extends Schema.Class<InsightUpdate>("InsightUpdate")(
 const NonEmptyText = (maxLength: number) =>
   storable(Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(maxLength)))
 
-/** What a detector or an import sends. Keyed by (`insight_type`, `resource_id`) within a tenant. */
+/**
+ * What a detector or an import sends. Keyed by (`insight_type`, `resource_id`) within a tenant.
+ * @since 0.1.0
+ * @category models
+ */
 export class InsightUpsert extends Schema.Class<InsightUpsert>("InsightUpsert")(
   Schema.Struct({
     insight_type: InsightType,
@@ -146,7 +206,11 @@ export class InsightUpsert extends Schema.Class<InsightUpsert>("InsightUpsert")(
   }).annotations(strict)
 ) {}
 
-/** The upsert whose merge gives `insight` back: its detector-owned fields, whole. */
+/**
+ * The upsert whose merge gives `insight` back: its detector-owned fields, whole.
+ * @since 0.1.0
+ * @category utils
+ */
 export const upsertOf = (insight: Insight): InsightUpsert =>
   InsightUpsert.make({
     insight_type: insight.insight_type,
@@ -171,6 +235,8 @@ const PersonFilter = AnyOf(storable(Schema.Lowercase))
  * The filters of `GET /insights` and of `InsightQuery.filters`, JSON-typed (the HTTP layer turns
  * comma-separated query parameters into arrays). Every present filter must hold (AND); `__in`
  * lists are non-empty because an empty one is ambiguous (match nothing, or no filter?).
+ * @since 0.1.0
+ * @category schemas
  */
 export const InsightFilters = Schema.Struct({
   status__in: optional(AnyOf(InsightStatus)),
@@ -189,11 +255,27 @@ export const InsightFilters = Schema.Struct({
   last_viewed_at__gte: optional(Schema.DateTimeUtc),
   last_viewed_at__lte: optional(Schema.DateTimeUtc)
 }).annotations(strict)
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type InsightFilters = typeof InsightFilters.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const InsightSortBy = Schema.Literal("create_time", "update_time")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type InsightSortBy = typeof InsightSortBy.Type
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class InsightListQuery extends Schema.Class<InsightListQuery>("InsightListQuery")({
   filters: withDefault(InsightFilters, () => ({})),
   sort_by: withDefault(InsightSortBy, () => "create_time" as const),
@@ -202,6 +284,10 @@ export class InsightListQuery extends Schema.Class<InsightListQuery>("InsightLis
   page_token: optional(Schema.String)
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const InsightDimension = Schema.Literal(
   "insight_type",
   "status",
@@ -216,11 +302,27 @@ export const InsightDimension = Schema.Literal(
   /** UTC calendar month of `create_time`, `YYYY-MM`. */
   "create_month"
 )
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type InsightDimension = typeof InsightDimension.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const InsightMeasure = Schema.Literal("count", "potential_savings_sum", "potential_savings_avg", "view_count_sum")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type InsightMeasure = typeof InsightMeasure.Type
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class InsightOrderBy extends Schema.Class<InsightOrderBy>("InsightOrderBy")(
   Schema.Struct({
     field: Schema.String,
@@ -262,6 +364,8 @@ const queryIssues = (query: QueryShape): Array<Schema.FilterIssue> => {
 /**
  * `POST /insights/actions/query`: one row per combination of the dimensions, with the measures.
  * Without `order_by` rows come in ascending order of the dimensions, so the cut at `limit` is stable.
+ * @since 0.1.0
+ * @category models
  */
 export class InsightQuery extends Schema.Class<InsightQuery>("InsightQuery")(
   Schema.Struct({
@@ -273,7 +377,11 @@ export class InsightQuery extends Schema.Class<InsightQuery>("InsightQuery")(
   }).annotations(strict).pipe(Schema.filter(queryIssues))
 ) {}
 
-/** A result row keyed by dimension and measure names; sums and averages over no values are null. */
+/**
+ * A result row keyed by dimension and measure names; sums and averages over no values are null.
+ * @since 0.1.0
+ * @category models
+ */
 export type InsightQueryRow = {
   readonly [K in InsightDimension | InsightMeasure]?: string | number | boolean | null
 }

@@ -13,7 +13,11 @@ import type { InsightKey } from "./Repo.js"
 
 type Io<A> = Effect.Effect<A, StoreUnavailable>
 
-/** The import's latest state of one insight, and what it was based on. */
+/**
+ * The import's latest state of one insight, and what it was based on.
+ * @since 0.1.0
+ * @category models
+ */
 export interface StagedInsight {
   /** What publishing writes for this key: the result of the import's last line for it. */
   readonly insight: Insight
@@ -24,13 +28,21 @@ export interface StagedInsight {
   readonly base: Option.Option<string>
 }
 
-/** The insight of a key as the import sees it: its own staged state, else the published one. */
+/**
+ * The insight of a key as the import sees it: its own staged state, else the published one.
+ * @since 0.1.0
+ * @category models
+ */
 export interface CurrentInsight {
   readonly insight: Insight
   /** None: the published row (its ETag is the base of a change); Some: already staged, on this base. */
   readonly staged: Option.Option<Option.Option<string>>
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class InsightImportsRepo extends Context.Tag("@costline/core/InsightImportsRepo")<
   InsightImportsRepo,
   {

@@ -21,19 +21,27 @@ import { type NotFound, type StoreUnavailable, ValidationFailed } from "../share
 import { newId, type OrganizationId } from "../shared/Ids.js"
 import { Transactor } from "../shared/Transactor.js"
 import { BATCH_SIZE, STALE_AFTER } from "../usage/UsageImport.js"
-import { InsightAudit } from "./AuditValues.js"
+import { InsightAudit } from "./internal/AuditValues.js"
 import { type Insight, type InsightId, type InsightUpsert, upsertOf } from "./Domain.js"
 import { type CurrentInsight, InsightImportsRepo, type StagedInsight } from "./ImportRepo.js"
 import { Insights } from "./Insights.js"
 import type { InsightKey } from "./Repo.js"
 import { mergeUpsert } from "./Upsert.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface InsightImportSummary {
   readonly created: number
   readonly updated: number
   readonly unchanged: number
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class InsightImport extends Context.Tag("@costline/core/InsightImport")<
   InsightImport,
   {
@@ -68,6 +76,10 @@ const knownOf = (current: CurrentInsight): Known => ({
   base: Option.getOrElse(current.staged, () => Option.some(current.insight.etag))
 })
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const organizations = yield* Organizations
   const insights = yield* Insights
@@ -164,4 +176,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(InsightImport, make)

@@ -3,7 +3,11 @@ import { Either } from "effect"
 import { InvalidTransition } from "../shared/Errors.js"
 import type { InsightStatus } from "./Domain.js"
 
-/** The moves out of each status. Staying put is always allowed and is not listed. */
+/**
+ * The moves out of each status. Staying put is always allowed and is not listed.
+ * @since 0.1.0
+ * @category constants
+ */
 export const NEXT: Readonly<Record<InsightStatus, ReadonlyArray<InsightStatus>>> = {
   open: ["in_progress", "resolved", "dismissed"],
   in_progress: ["open", "resolved", "dismissed"],
@@ -12,8 +16,16 @@ export const NEXT: Readonly<Record<InsightStatus, ReadonlyArray<InsightStatus>>>
   dismissed: ["open"]
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const isAllowed = (from: InsightStatus, to: InsightStatus): boolean => from === to || NEXT[from].includes(to)
 
-/** The new status, or InvalidTransition when the move is not in the table. */
+/**
+ * The new status, or InvalidTransition when the move is not in the table.
+ * @since 0.1.0
+ * @category utils
+ */
 export const transition = (from: InsightStatus, to: InsightStatus): Either.Either<InsightStatus, InvalidTransition> =>
   isAllowed(from, to) ? Either.right(to) : Either.left(new InvalidTransition({ from, to }))

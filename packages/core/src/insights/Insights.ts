@@ -8,7 +8,7 @@ import { AuditLog } from "../audit/AuditLog.js"
 import type { Principal } from "../identity/Domain.js"
 import { Organizations } from "../identity/Organizations.js"
 import type { Actor } from "../shared/Actor.js"
-import { conditionalWrite, missing, stale, written } from "../shared/ConditionalWrite.js"
+import { conditionalWrite, missing, stale, written } from "../shared/internal/ConditionalWrite.js"
 import {
   type Conflict,
   type InvalidPageToken,
@@ -23,13 +23,17 @@ import { newId, type OrganizationId, parseId } from "../shared/Ids.js"
 import { keysetOf, ListCursors, type Page } from "../shared/Listing.js"
 import type * as Precondition from "../shared/Precondition.js"
 import { Transactor } from "../shared/Transactor.js"
-import { InsightAudit } from "./AuditValues.js"
+import { InsightAudit } from "./internal/AuditValues.js"
 import { type Insight, InsightId, type InsightListQuery, type InsightUpdate, type InsightUpsert } from "./Domain.js"
 import { ConditionalUpdateResult, InsightsRepo, UpsertResult, ViewResult } from "./Repo.js"
 import { applyUpdate } from "./Update.js"
 import { mergeUpsert } from "./Upsert.js"
 import * as ViewDay from "./ViewDay.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type UpdateError =
   | NotFound
   | PreconditionFailed
@@ -37,6 +41,10 @@ export type UpdateError =
   | Conflict
   | StoreUnavailable
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Insights extends Context.Tag("@costline/core/Insights")<
   Insights,
   {
@@ -84,9 +92,17 @@ export class Insights extends Context.Tag("@costline/core/Insights")<
 
 const notFound = (id: string) => new NotFound({ resource: "insight", id })
 
-/** An id from a request, read by the one id parser (`shared/Ids.ts`). */
+/**
+ * An id from a request, read by the one id parser (`shared/Ids.ts`).
+ * @since 0.1.0
+ * @category utils
+ */
 export const parseInsightId: (raw: string) => Either.Either<InsightId, NotFound> = parseId(InsightId, "insight")
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* InsightsRepo
   const cursors = yield* ListCursors
@@ -175,4 +191,8 @@ export const make = Effect.gen(function*() {
   return Insights.of({ upsert, get, list, update, recordView })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(Insights, make)

@@ -20,20 +20,36 @@ import type {
 
 type Io<A> = Effect.Effect<A, StoreUnavailable>
 
-/** The natural key of an insight within its organization. */
+/**
+ * The natural key of an insight within its organization.
+ * @since 0.1.0
+ * @category models
+ */
 export interface InsightKey {
   readonly insight_type: InsightType
   readonly resource_id: string
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type UpsertResult = Data.TaggedEnum<{
   Created: { readonly insight: Insight }
   Updated: { readonly before: Insight; readonly insight: Insight }
   Unchanged: { readonly insight: Insight }
 }>
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const UpsertResult = Data.taggedEnum<UpsertResult>()
 
-/** A compare-and-set of the user-editable fields (`PATCH` with `If-Match`). */
+/**
+ * A compare-and-set of the user-editable fields (`PATCH` with `If-Match`).
+ * @since 0.1.0
+ * @category models
+ */
 export interface ConditionalUpdate {
   readonly organizationId: OrganizationId
   readonly id: InsightId
@@ -44,14 +60,26 @@ export interface ConditionalUpdate {
   readonly updateTime: DateTime.Utc
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type ConditionalUpdateResult = Data.TaggedEnum<{
   Updated: { readonly insight: Insight }
   /** The insight changed since `expectedEtag` was read; nothing was written. */
   Stale: { readonly current: Insight }
   NotFound: {}
 }>
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const ConditionalUpdateResult = Data.taggedEnum<ConditionalUpdateResult>()
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ViewRecord {
   readonly organizationId: OrganizationId
   readonly insightId: InsightId
@@ -62,13 +90,25 @@ export interface ViewRecord {
   readonly at: DateTime.Utc
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type ViewResult = Data.TaggedEnum<{
   /** `counted`: this call raised `view_count` (the first view of this user on this day). */
   Recorded: { readonly counted: boolean }
   NotFound: {}
 }>
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const ViewResult = Data.taggedEnum<ViewResult>()
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface InsightPageQuery {
   readonly organizationId: OrganizationId
   readonly filters: InsightFilters
@@ -78,6 +118,10 @@ export interface InsightPageQuery {
   readonly window: Window
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class InsightsRepo extends Context.Tag("@costline/core/InsightsRepo")<
   InsightsRepo,
   {

@@ -6,7 +6,11 @@ import type { Insight, InsightUpdate, UserEditable } from "./Domain.js"
 import * as ETag from "./ETag.js"
 import * as InsightStatus from "./InsightStatus.js"
 
-/** The user-editable fields after a patch, with the ETag they give the insight. */
+/**
+ * The user-editable fields after a patch, with the ETag they give the insight.
+ * @since 0.1.0
+ * @category models
+ */
 export interface UserEdit extends UserEditable {
   readonly etag: string
 }
@@ -14,6 +18,8 @@ export interface UserEdit extends UserEditable {
 /**
  * None when the patch changes nothing (the API answers 200 with the unchanged ETag);
  * InvalidTransition when it moves the status outside the table.
+ * @since 0.1.0
+ * @category utils
  */
 export const applyUpdate = (
   current: Insight,

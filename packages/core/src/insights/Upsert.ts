@@ -14,6 +14,10 @@ import * as ETag from "./ETag.js"
  */
 const trusted = { disableValidation: true } as const
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const mergeUpsert = (input: InsightUpsert, fresh: { readonly id: InsightId; readonly now: DateTime.Utc }) =>
 (existing: Option.Option<Insight>): Option.Option<Insight> => {
   const content = detectorContentOf(input)

@@ -24,8 +24,16 @@
 import { creditsPerHour } from "../warehouse/WarehouseSize.js"
 import type { MeteringRow, QueryRow } from "./Exports.js"
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const HOUR_MS = 3_600_000
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface HourState {
   readonly warehouse: string
   readonly start: number
@@ -56,7 +64,11 @@ interface Warehouse {
   readonly hours: Map<number, HourState>
 }
 
-/** The execution interval of a query: EXECUTION_TIME ends at END_TIME. */
+/**
+ * The execution interval of a query: EXECUTION_TIME ends at END_TIME.
+ * @since 0.1.0
+ * @category utils
+ */
 export const executionSpan = (query: Pick<QueryRow, "start" | "end" | "executionMs">): readonly [number, number] => {
   const execution = Math.min(Math.max(0, query.executionMs ?? 0), query.end - query.start)
   return [query.end - execution, query.end]
@@ -66,6 +78,8 @@ export const executionSpan = (query: Pick<QueryRow, "start" | "end" | "execution
  * Length of the union of the first `length` / 2 flat [from, to] pairs (from <= to). The starts and
  * the ends are sorted apart (two typed arrays, no object per pair): a point is covered while more
  * starts than ends lie at or before it.
+ * @since 0.1.0
+ * @category utils
  */
 export const unionLength = (intervals: ArrayLike<number>, length = intervals.length): number => {
   const n = length >> 1
@@ -99,6 +113,10 @@ export const unionLength = (intervals: ArrayLike<number>, length = intervals.len
 
 const NO_INTERVALS = new Float64Array(0)
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Ledger {
   readonly addHour: (row: MeteringRow) => void
   /** `attributed`: the query's credits from QUERY_ATTRIBUTION_HISTORY, when that export is used. */
@@ -109,11 +127,19 @@ export interface Ledger {
   readonly hourCount: () => number
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface LedgerOptions {
   /** True when QUERY_ATTRIBUTION_HISTORY was given: weights are attributed credits. */
   readonly attribution: boolean
 }
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeLedger = (options: LedgerOptions): Ledger => {
   const warehouses = new Map<string, Warehouse>()
 

@@ -15,12 +15,24 @@ import type { HourState } from "./Allocation.js"
 import type { QueryRow } from "./Exports.js"
 import type { Thresholds } from "./Settings.js"
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const DAY_MS = 86_400_000
 
-/** `details.origin` of every insight the detectors make: what an ingestion may later retire. */
+/**
+ * `details.origin` of every insight the detectors make: what an ingestion may later retire.
+ * @since 0.1.0
+ * @category constants
+ */
 export const ORIGIN = "dw_ingest"
 
-/** The insight types the detectors produce (and only they: an ingestion may retire these). */
+/**
+ * The insight types the detectors produce (and only they: an ingestion may retire these).
+ * @since 0.1.0
+ * @category constants
+ */
 export const DETECTED_TYPES = [
   "warehouse_idle",
   "oversized_warehouse",
@@ -30,9 +42,17 @@ export const DETECTED_TYPES = [
   "poor_partition_pruning",
   "repeated_query"
 ] as const satisfies ReadonlyArray<InsightType>
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const MONTH_DAYS = 30
 
-/** [from, to) in epoch milliseconds. */
+/**
+ * [from, to) in epoch milliseconds.
+ * @since 0.1.0
+ * @category models
+ */
 export interface Window {
   readonly from: number
   readonly to: number
@@ -80,12 +100,20 @@ interface QueryGroup {
   partitionsTotal: number
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Detectors {
   readonly observeHour: (hour: HourState) => void
   readonly observeQuery: (query: QueryRow, credits: number) => void
   readonly findings: () => ReadonlyArray<InsightUpsert>
 }
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeDetectors = (window: Window, thresholds: Thresholds): Detectors => {
   const warehouses = new Map<string, WarehouseStats>()
   const groups = new Map<string, QueryGroup>()

@@ -11,7 +11,7 @@
  * (insight_type, resource_id), so the same or overlapping files never count anything twice.
  */
 import { Clock, Context, Duration, Effect, Either, Layer, Stream } from "effect"
-import * as Audited from "../audit/Audited.js"
+import * as Audited from "../audit/internal/Audited.js"
 import { AuditLog } from "../audit/AuditLog.js"
 import { Organizations } from "../identity/Organizations.js"
 import { type Insight, InsightListQuery, InsightUpsert, upsertOf } from "../insights/Domain.js"
@@ -26,7 +26,7 @@ import { UsageRecordsRepo } from "../usage/Repo.js"
 import { STALE_AFTER } from "../usage/UsageImport.js"
 import type { UsageFileFormat } from "../usage/UsageFile.js"
 import { makeLedger } from "./Allocation.js"
-import { makeDigestSet } from "./DigestSet.js"
+import { makeDigestSet } from "./internal/DigestSet.js"
 import { DAY_MS, DETECTED_TYPES, makeDetectors, ORIGIN } from "./Detectors.js"
 import { readExport } from "./ExportFile.js"
 import type { ExportKind, QueryRow, RowOf } from "./Exports.js"
@@ -34,18 +34,30 @@ import { VIEW_NAMES } from "./Exports.js"
 import { type KeyedUsage, KeyedUsageRepo } from "./Repo.js"
 import { thresholdsOf } from "./Settings.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ExportSource<E, R = never> {
   readonly format: UsageFileFormat
   /** The file's text in chunks, from the start; called once per pass. */
   readonly open: () => Stream.Stream<string, E, R>
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface IngestSources<E, R = never> {
   readonly metering: ExportSource<E, R>
   readonly queries: ExportSource<E, R>
   readonly attribution?: ExportSource<E, R> | undefined
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface IngestProgress {
   readonly phase: "validate" | "write"
   readonly file: ExportKind
@@ -53,6 +65,10 @@ export interface IngestProgress {
   readonly rows: number
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface IngestOptions<R = never> {
   /** Days before the end of the input the detectors look at; the organization's setting otherwise. */
   readonly windowDays?: number | undefined
@@ -60,6 +76,10 @@ export interface IngestOptions<R = never> {
   readonly onProgress?: ((progress: IngestProgress) => Effect.Effect<void, never, R>) | undefined
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface IngestSummary {
   readonly metering_rows: number
   readonly hours: number
@@ -87,13 +107,21 @@ export interface IngestSummary {
 
 type Ingestion = { readonly organizationId: OrganizationId; readonly summary: IngestSummary }
 
-/** An ingestion is an `organization` event (an update of what the organization knows), with its summary. */
+/**
+ * An ingestion is an `organization` event (an update of what the organization knows), with its summary.
+ * @since 0.1.0
+ * @category utils
+ */
 export const IngestionAudit = Audited.event<Ingestion>("organization", "dw_ingestions", {
   id: ({ organizationId }) => organizationId,
   values: ({ summary }) => ({ ...summary }),
   operations: { create: "update" }
 })
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class DwIngest extends Context.Tag("@costline/core/DwIngest")<
   DwIngest,
   {
@@ -107,11 +135,23 @@ export class DwIngest extends Context.Tag("@costline/core/DwIngest")<
   }
 >() {}
 
-/** Usage records written at a time. */
+/**
+ * Usage records written at a time.
+ * @since 0.1.0
+ * @category constants
+ */
 export const BATCH_SIZE = 1000
-/** Bad lines named in the error; the rest are only counted. */
+/**
+ * Bad lines named in the error; the rest are only counted.
+ * @since 0.1.0
+ * @category constants
+ */
 export const REPORTED_PROBLEMS = 20
 const PROBLEMS_IN_MESSAGE = 3
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const PROGRESS_EVERY = 100_000
 
 interface Problems {
@@ -156,9 +196,17 @@ const queryRecord = (query: QueryRow, credits: number): UsageRecord => ({
   bytes_scanned: query.bytesScanned
 })
 
-/** The tag that tells idle-time records apart, for usage group filters (`tags.cost_kind = idle`). */
+/**
+ * The tag that tells idle-time records apart, for usage group filters (`tags.cost_kind = idle`).
+ * @since 0.1.0
+ * @category constants
+ */
 export const IDLE_TAGS = { cost_kind: "idle" } as const
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const organizations = yield* Organizations
   const insights = yield* Insights
@@ -422,4 +470,8 @@ export const make = Effect.gen(function*() {
   return DwIngest.of({ run })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(DwIngest, make)

@@ -8,11 +8,15 @@
  */
 import { Chunk, Effect, Either, Option, Stream } from "effect"
 import { ValidationFailed } from "../shared/Errors.js"
-import { type CsvRecord, makeCsvReader } from "../usage/Csv.js"
-import { locateSyntaxError } from "../usage/JsonSyntax.js"
+import { type CsvRecord, makeCsvReader } from "../usage/internal/Csv.js"
+import { locateSyntaxError } from "../usage/internal/JsonSyntax.js"
 import type { UsageFileFormat } from "../usage/UsageFile.js"
 import { csvRowDecoder, decodeExportRow, type ExportKind, headerColumns, type RowOf, VIEW_NAMES } from "./Exports.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ExportRow<A> {
   /** 1-based line of the file where the row starts. */
   readonly line: number
@@ -47,7 +51,11 @@ const jsonLines = <K extends ExportKind, E, R>(kind: K, text: Stream.Stream<stri
 const headerProblem = (kind: ExportKind, message: string) =>
   ValidationFailed.single(`${kind} line 1`, "invalid_header", `${VIEW_NAMES[kind]} line 1: ${message}`)
 
-/** The header's names in upper case, or the problem: a missing needed column is named. */
+/**
+ * The header's names in upper case, or the problem: a missing needed column is named.
+ * @since 0.1.0
+ * @category utils
+ */
 export const readHeader = (kind: ExportKind, record: CsvRecord): Either.Either<ReadonlyArray<string>, ValidationFailed> => {
   if (record.problem !== undefined) return Either.left(headerProblem(kind, record.problem))
   const names = record.fields.map((name, i) => (i === 0 ? name.replace(BYTE_ORDER_MARK, "") : name).trim().toUpperCase())
@@ -96,7 +104,11 @@ const csv = <K extends ExportKind, E, R>(kind: K, text: Stream.Stream<string, E,
     return Stream.mapChunksEffect(records, (chunk) => Effect.suspend(() => rowsOf(chunk)))
   })
 
-/** The rows of an export file, from its text in chunks of any size. */
+/**
+ * The rows of an export file, from its text in chunks of any size.
+ * @since 0.1.0
+ * @category utils
+ */
 export const readExport = <K extends ExportKind, E, R>(
   kind: K,
   format: UsageFileFormat,

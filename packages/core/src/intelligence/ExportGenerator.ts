@@ -10,12 +10,22 @@
  * fraction). So each query costs rate × execution hours, and each hour's idle is its compute ×
  * the idle fraction: the expected savings of every planted problem follow from the plan alone.
  * This module is dependency-free (no vitest), so the bench and the CLI demo may use it.
+ * @since 0.1.0
+ * @category constants
  */
 
 export const HOUR = 3_600_000
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const DAY = 24 * HOUR
 const GIB = 1024 ** 3
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface GeneratorOptions {
   /** Days of history; the first starts at `start` (midnight in the account's zone). */
   readonly days: number
@@ -29,6 +39,10 @@ export interface GeneratorOptions {
   readonly offsetMinutes?: number
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface PlantedProblem {
   readonly insight_type: string
   readonly resource_id: string
@@ -58,6 +72,10 @@ interface WarehousePlan {
   readonly queries: (day: number, hour: number) => ReadonlyArray<QuerySpec>
 }
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const PLANTED_HASHES = {
   remoteSpill: "9f1c0e0remote",
   localSpill: "7a2b1d3local",
@@ -160,7 +178,11 @@ const plans = (options: GeneratorOptions): ReadonlyArray<WarehousePlan> => {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0")
 
-/** `2024-03-01 08:15:00.000 -0800`: the vendor's default TIMESTAMP_LTZ output. */
+/**
+ * `2024-03-01 08:15:00.000 -0800`: the vendor's default TIMESTAMP_LTZ output.
+ * @since 0.1.0
+ * @category utils
+ */
 export const formatTimestamp = (at: number, offsetMinutes: number): string => {
   const local = new Date(at + offsetMinutes * 60_000)
   const sign = offsetMinutes < 0 ? "-" : "+"
@@ -170,8 +192,16 @@ export const formatTimestamp = (at: number, offsetMinutes: number): string => {
     `${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type ExportRowObject = Record<string, string | number | null>
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const METERING_HEADER = [
   "START_TIME",
   "END_TIME",
@@ -182,6 +212,10 @@ export const METERING_HEADER = [
   "CREDITS_USED_CLOUD_SERVICES"
 ]
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const QUERY_HEADER = [
   "QUERY_ID",
   "QUERY_TEXT",
@@ -213,6 +247,10 @@ export const QUERY_HEADER = [
   "QUERY_PARAMETERIZED_HASH"
 ]
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface GeneratedExports {
   readonly metering: () => Iterable<ExportRowObject>
   readonly queries: () => Iterable<ExportRowObject>
@@ -226,6 +264,10 @@ export interface GeneratedExports {
 
 const COMPILE_MS = 150
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const generateExports = (options: GeneratorOptions): GeneratedExports => {
   const offset = options.offsetMinutes ?? -480
   const start = (options.start ?? new Date("2024-03-01T00:00:00Z")).getTime() - offset * 60_000
@@ -401,14 +443,30 @@ const csvCell = (value: string | number | null | undefined): string => {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export function* csvLines(header: ReadonlyArray<string>, rows: Iterable<ExportRowObject>): Generator<string> {
   yield `${header.join(",")}\n`
   for (const row of rows) yield `${header.map((column) => csvCell(row[column])).join(",")}\n`
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export function* jsonLines(rows: Iterable<ExportRowObject>): Generator<string> {
   for (const row of rows) yield `${JSON.stringify(row)}\n`
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const toCsv = (header: ReadonlyArray<string>, rows: Iterable<ExportRowObject>) => [...csvLines(header, rows)].join("")
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const toJsonLines = (rows: Iterable<ExportRowObject>) => [...jsonLines(rows)].join("")

@@ -9,11 +9,19 @@
  * -0800`), so an hour repeated when daylight saving ends is two distinct instants.
  */
 import { Either } from "effect"
-import { makeTimestampReader } from "../usage/Timestamp.js"
+import { makeTimestampReader } from "../usage/internal/Timestamp.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type ExportKind = "metering" | "queries" | "attribution"
 
-/** The view each export is read from, as it names itself in messages. */
+/**
+ * The view each export is read from, as it names itself in messages.
+ * @since 0.1.0
+ * @category constants
+ */
 export const VIEW_NAMES: Readonly<Record<ExportKind, string>> = {
   metering: "WAREHOUSE_METERING_HISTORY",
   queries: "QUERY_HISTORY",
@@ -38,6 +46,10 @@ const col = (name: string, kind: Kind, options: { inHeader?: boolean; notNull?: 
   notNull: options.notNull ?? false
 })
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const METERING_COLUMNS: ReadonlyArray<ColumnSpec> = [
   col("START_TIME", "timestamp", { notNull: true }),
   col("END_TIME", "timestamp", { notNull: true }),
@@ -50,6 +62,10 @@ export const METERING_COLUMNS: ReadonlyArray<ColumnSpec> = [
   col("CREDITS_ATTRIBUTED_COMPUTE_QUERIES", "number", { inHeader: false })
 ]
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const QUERY_COLUMNS: ReadonlyArray<ColumnSpec> = [
   col("QUERY_ID", "text", { notNull: true }),
   col("QUERY_TEXT", "text"),
@@ -79,6 +95,10 @@ export const QUERY_COLUMNS: ReadonlyArray<ColumnSpec> = [
   col("QUERY_PARAMETERIZED_HASH", "text")
 ]
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const ATTRIBUTION_COLUMNS: ReadonlyArray<ColumnSpec> = [
   col("QUERY_ID", "text", { notNull: true }),
   col("WAREHOUSE_NAME", "text"),
@@ -87,13 +107,21 @@ export const ATTRIBUTION_COLUMNS: ReadonlyArray<ColumnSpec> = [
   col("CREDITS_ATTRIBUTED_COMPUTE", "number", { notNull: true })
 ]
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const COLUMNS: Readonly<Record<ExportKind, ReadonlyArray<ColumnSpec>>> = {
   metering: METERING_COLUMNS,
   queries: QUERY_COLUMNS,
   attribution: ATTRIBUTION_COLUMNS
 }
 
-/** The columns a header must name; the first missing one is reported by name. */
+/**
+ * The columns a header must name; the first missing one is reported by name.
+ * @since 0.1.0
+ * @category utils
+ */
 export const headerColumns = (kind: ExportKind): ReadonlyArray<string> =>
   COLUMNS[kind].filter((c) => c.inHeader).map((c) => c.name)
 
@@ -101,6 +129,10 @@ export const headerColumns = (kind: ExportKind): ReadonlyArray<string> =>
 // Typed rows. Instants are epoch milliseconds: the allocation does arithmetic on them, millions of
 // times, and never needs a Date.
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface MeteringRow {
   readonly start: number
   readonly end: number
@@ -113,6 +145,10 @@ export interface MeteringRow {
   readonly attributedToQueries: number | null
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface QueryRow {
   readonly queryId: string
   readonly queryText: string | null
@@ -142,12 +178,20 @@ export interface QueryRow {
   readonly parameterizedHash: string | null
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface AttributionRow {
   readonly queryId: string
   readonly warehouse: string | null
   readonly credits: number
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type RowOf<K extends ExportKind> = K extends "metering" ? MeteringRow
   : K extends "queries" ? QueryRow
   : AttributionRow
@@ -321,7 +365,11 @@ const TYPED: { readonly [K in ExportKind]: (cells: Cells) => Either.Either<RowOf
 const typed = <K extends ExportKind>(kind: K, cells: Either.Either<Cells, string>) =>
   Either.flatMap(cells, TYPED[kind] as (cells: Cells) => Either.Either<RowOf<K>, string>)
 
-/** One row of an export (a JSON object, keys in any case), or a one-line description of every problem with it. */
+/**
+ * One row of an export (a JSON object, keys in any case), or a one-line description of every problem with it.
+ * @since 0.1.0
+ * @category utils
+ */
 export const decodeExportRow = <K extends ExportKind>(kind: K, row: unknown): Either.Either<RowOf<K>, string> => {
   if (typeof row !== "object" || row === null || Array.isArray(row)) return Either.left("a row must be a JSON object")
   const byUpper = new Map<string, unknown>()
@@ -333,6 +381,8 @@ export const decodeExportRow = <K extends ExportKind>(kind: K, row: unknown): Ei
 /**
  * The decoder of a CSV export's records, given its header's names in upper case (which name every
  * column the header must: see readHeader). A column the header lacks reads as empty.
+ * @since 0.1.0
+ * @category utils
  */
 export const csvRowDecoder = <K extends ExportKind>(kind: K, header: ReadonlyArray<string>) => {
   // The last of columns named alike, as when the fields were set one after another on an object.

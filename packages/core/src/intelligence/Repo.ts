@@ -10,12 +10,20 @@ import type { Conflict, StoreUnavailable } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import type { UsageRecord } from "../usage/Domain.js"
 
-/** A usage record and the key of what it measures: `query:<QUERY_ID>` or `idle:<warehouse>:<hour>`. */
+/**
+ * A usage record and the key of what it measures: `query:<QUERY_ID>` or `idle:<warehouse>:<hour>`.
+ * @since 0.1.0
+ * @category models
+ */
 export interface KeyedUsage {
   readonly key: string
   readonly record: UsageRecord
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class KeyedUsageRepo extends Context.Tag("@costline/core/KeyedUsageRepo")<
   KeyedUsageRepo,
   {

@@ -21,13 +21,21 @@ import {
 } from "../warehouse/Thresholds.js"
 import { ValidationFailed } from "../shared/Errors.js"
 
-/** The organization setting that holds overrides. */
+/**
+ * The organization setting that holds overrides.
+ * @since 0.1.0
+ * @category constants
+ */
 export const SETTINGS_KEY = "cost_intelligence"
 
 const Fraction = Schema.Number.pipe(Schema.between(0, 1))
 const NonNegative = Schema.Number.pipe(Schema.finite(), Schema.nonNegative())
 const Positive = Schema.Number.pipe(Schema.finite(), Schema.positive())
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const Thresholds = Schema.Struct({
   /** Days before the end of the input that detectors look at. */
   window_days: Positive,
@@ -71,8 +79,16 @@ export const Thresholds = Schema.Struct({
   /** repeated_query: executions of one parameterized hash in the window. */
   repeated_min_executions: NonNegative
 })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Thresholds = typeof Thresholds.Type
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const DEFAULT_THRESHOLDS: Thresholds = {
   window_days: 30,
   min_monthly_savings: 1,
@@ -99,7 +115,11 @@ export const DEFAULT_THRESHOLDS: Thresholds = {
 const Overrides = Schema.partialWith(Thresholds, { exact: true }).annotations({ parseOptions: { onExcessProperty: "error" } })
 const decodeOverrides = Schema.decodeUnknownEither(Overrides)
 
-/** The thresholds of an organization, from its settings; a malformed override is a ValidationFailed. */
+/**
+ * The thresholds of an organization, from its settings; a malformed override is a ValidationFailed.
+ * @since 0.1.0
+ * @category utils
+ */
 export const thresholdsOf = (settings: Readonly<Record<string, unknown>>): Either.Either<Thresholds, ValidationFailed> => {
   const overrides = settings[SETTINGS_KEY]
   if (overrides === undefined || overrides === null) return Either.right(DEFAULT_THRESHOLDS)

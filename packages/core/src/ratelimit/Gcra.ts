@@ -7,16 +7,32 @@
  */
 import { Schema } from "effect"
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const RateLimitPolicy = Schema.Struct({
   requestsPerSecond: Schema.Number.pipe(Schema.finite(), Schema.positive()),
   burst: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
 }).annotations({ identifier: "RateLimitPolicy" })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type RateLimitPolicy = typeof RateLimitPolicy.Type
 
-/** API-DECISIONS.md: 50 requests per second, bursts of 100. */
+/**
+ * API-DECISIONS.md: 50 requests per second, bursts of 100.
+ * @since 0.1.0
+ * @category constants
+ */
 export const DEFAULT_POLICY: RateLimitPolicy = { requestsPerSecond: 50, burst: 100 }
 
-/** What a store needs to apply the rule: both derived from a policy once. */
+/**
+ * What a store needs to apply the rule: both derived from a policy once.
+ * @since 0.1.0
+ * @category models
+ */
 export interface GcraParameters {
   /** Time one request costs: 1000 / rate. */
   readonly intervalMs: number
@@ -24,12 +40,20 @@ export interface GcraParameters {
   readonly limitMs: number
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const parameters = (policy: RateLimitPolicy): GcraParameters => {
   const intervalMs = 1000 / policy.requestsPerSecond
   return { intervalMs, limitMs: policy.burst * intervalMs }
 }
 
-/** A key's state after one request: whether it was admitted, and its TAT from now on. */
+/**
+ * A key's state after one request: whether it was admitted, and its TAT from now on.
+ * @since 0.1.0
+ * @category models
+ */
 export interface Outcome {
   readonly allowed: boolean
   readonly tatMs: number
@@ -38,6 +62,8 @@ export interface Outcome {
 /**
  * One request at `nowMs` for a key whose TAT is `tatMs` (undefined for a key never seen). A
  * denied request costs nothing: the TAT stays where it was.
+ * @since 0.1.0
+ * @category utils
  */
 export const step = (rule: GcraParameters, tatMs: number | undefined, nowMs: number): Outcome => {
   const start = Math.max(tatMs ?? nowMs, nowMs)
@@ -45,7 +71,11 @@ export const step = (rule: GcraParameters, tatMs: number | undefined, nowMs: num
   return { allowed, tatMs: allowed ? start + rule.intervalMs : (tatMs ?? nowMs) }
 }
 
-/** What a caller is told about an outcome (the `RateLimit` and `Retry-After` headers). */
+/**
+ * What a caller is told about an outcome (the `RateLimit` and `Retry-After` headers).
+ * @since 0.1.0
+ * @category models
+ */
 export interface Decision {
   readonly allowed: boolean
   /** Requests that would still be admitted right now. */
@@ -59,6 +89,10 @@ export interface Decision {
 /** Absorbs the rounding of `(limit - ahead) / interval` (e.g. 2.9999999996 is 3). */
 const EPSILON = 1e-9
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const decide = (rule: GcraParameters, outcome: Outcome, nowMs: number): Decision => {
   const ahead = Math.max(0, outcome.tatMs - nowMs)
   return {

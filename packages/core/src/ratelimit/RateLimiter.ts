@@ -8,6 +8,10 @@ import type { StoreUnavailable } from "../shared/Errors.js"
 import * as Gcra from "./Gcra.js"
 import { RateLimitRepo } from "./Repo.js"
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class RateLimiter extends Context.Tag("@costline/core/RateLimiter")<
   RateLimiter,
   {
@@ -17,10 +21,18 @@ export class RateLimiter extends Context.Tag("@costline/core/RateLimiter")<
   }
 >() {}
 
-/** The budget a principal draws from: its credential, not its user or organization. */
+/**
+ * The budget a principal draws from: its credential, not its user or organization.
+ * @since 0.1.0
+ * @category utils
+ */
 export const keyOf = (principal: Principal): string =>
   principal._tag === "ApiKey" ? `api_key:${principal.keyId}` : `session:${principal.sessionId}`
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = (policy: Gcra.RateLimitPolicy) =>
   Effect.map(RateLimitRepo, (repo) => {
     const rule = Gcra.parameters(policy)
@@ -32,5 +44,9 @@ export const make = (policy: Gcra.RateLimitPolicy) =>
     })
   })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = (policy: Gcra.RateLimitPolicy): Layer.Layer<RateLimiter, never, RateLimitRepo> =>
   Layer.effect(RateLimiter, make(policy))

@@ -1,12 +1,16 @@
 /**
  * Storage contract of rate limiting: apply one GCRA step to a key atomically. A store that
  * shares state between instances (Postgres) does it in one statement; a single-process store
- * (SQLite) keeps the state in memory (`memoryLayer`).
+ * (SQLite) keeps the state in memory (`layerMemory`).
  */
 import { Context, Effect, Layer } from "effect"
 import type { StoreUnavailable } from "../shared/Errors.js"
 import * as Gcra from "./Gcra.js"
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class RateLimitRepo extends Context.Tag("@costline/core/RateLimitRepo")<
   RateLimitRepo,
   {
@@ -18,7 +22,11 @@ export class RateLimitRepo extends Context.Tag("@costline/core/RateLimitRepo")<
 /** Past this many keys, keys whose TAT has passed (they equal unseen keys) are dropped. */
 const SWEEP_AT_KEYS = 10_000
 
-/** State of one process. Operations on it are synchronous, so each step is atomic in Node. */
+/**
+ * State of one process. Operations on it are synchronous, so each step is atomic in Node.
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeMemory = (): RateLimitRepo["Type"] => {
   const tats = new Map<string, number>()
   const sweep = (nowMs: number) => {
@@ -35,4 +43,8 @@ export const makeMemory = (): RateLimitRepo["Type"] => {
   })
 }
 
-export const memoryLayer: Layer.Layer<RateLimitRepo> = Layer.sync(RateLimitRepo, makeMemory)
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<RateLimitRepo> = Layer.sync(RateLimitRepo, makeMemory)

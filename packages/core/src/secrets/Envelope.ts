@@ -9,6 +9,10 @@ import { Either, Redacted, Schema } from "effect"
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
 import type { KeyRing, MasterKey } from "./MasterKeys.js"
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const SEALED_SECRET_VERSION = 1
 
 const CIPHER = "aes-256-gcm"
@@ -18,7 +22,11 @@ const TAG_BYTES = 16
 
 const Base64 = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9+/]*={0,2}$/))
 
-/** What the store keeps: plain JSON, every binary field base64. */
+/**
+ * What the store keeps: plain JSON, every binary field base64.
+ * @since 0.1.0
+ * @category models
+ */
 export class SealedSecret extends Schema.Class<SealedSecret>("SealedSecret")({
   /** An integer, not a literal, so that a newer format fails as `unsupported_version`, not as a parse error. */
   version: Schema.Int,
@@ -30,12 +38,20 @@ export class SealedSecret extends Schema.Class<SealedSecret>("SealedSecret")({
   ciphertext: Base64
 }) {}
 
-/** What a secret is bound to. */
+/**
+ * What a secret is bound to.
+ * @since 0.1.0
+ * @category models
+ */
 export interface SecretAad {
   readonly tenant: string
   readonly recordId: string
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type UnreadableReason = "unknown_key" | "unsupported_version" | "malformed" | "authentication_failed"
 
 const reasonText: Record<UnreadableReason, string> = {
@@ -45,7 +61,11 @@ const reasonText: Record<UnreadableReason, string> = {
   authentication_failed: "it was altered, or belongs to another record, or its master key changed"
 }
 
-/** A sealed secret that cannot be opened. Says why, never what. */
+/**
+ * A sealed secret that cannot be opened. Says why, never what.
+ * @since 0.1.0
+ * @category errors
+ */
 export class SecretUnreadable extends Schema.TaggedError<SecretUnreadable>()("SecretUnreadable", {
   key_id: Schema.String,
   reason: Schema.Literal("unknown_key", "unsupported_version", "malformed", "authentication_failed")
@@ -105,7 +125,11 @@ const withDataKey = <A>(dataKey: Buffer, use: (key: Buffer) => A): A => {
   }
 }
 
-/** Seals UTF-8 text under the ring's current master key. */
+/**
+ * Seals UTF-8 text under the ring's current master key.
+ * @since 0.1.0
+ * @category utils
+ */
 export const seal = (ring: KeyRing, plaintext: string, aad: SecretAad): SealedSecret =>
   withDataKey(randomBytes(DATA_KEY_BYTES), (dataKey) => {
     const { iv, ciphertext, tag } = encrypt(dataKey, Buffer.from(plaintext, "utf8"), dataAad(aad))
@@ -119,6 +143,10 @@ export const seal = (ring: KeyRing, plaintext: string, aad: SecretAad): SealedSe
     })
   })
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const open = (ring: KeyRing, sealed: SealedSecret, aad: SecretAad): Either.Either<string, SecretUnreadable> =>
   Either.flatMap(unwrap(ring, sealed, aad), (dataKey) =>
     withDataKey(dataKey, (key) => {
@@ -139,6 +167,8 @@ export const open = (ring: KeyRing, sealed: SealedSecret, aad: SecretAad): Eithe
 /**
  * The same secret with its data key wrapped by the current master key (rotation); already
  * current → returned as is. The ciphertext is not touched, so it is checked only when opened.
+ * @since 0.1.0
+ * @category utils
  */
 export const rewrap = (ring: KeyRing, sealed: SealedSecret, aad: SecretAad): Either.Either<SealedSecret, SecretUnreadable> => {
   if (sealed.key_id === ring.current.id) return Either.right(sealed)

@@ -22,6 +22,10 @@ import { Transactor } from "../shared/Transactor.js"
 import type { SealedSecret, SecretUnreadable } from "./Envelope.js"
 import { Secrets, type SecretsService } from "./Secrets.js"
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class SecretKeyCheckRepo extends Context.Tag("@costline/core/SecretKeyCheckRepo")<
   SecretKeyCheckRepo,
   {
@@ -34,9 +38,17 @@ export class SecretKeyCheckRepo extends Context.Tag("@costline/core/SecretKeyChe
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type RefusalReason = "wrong_key" | "key_not_configured"
 
-/** The configured master keys do not match the store's secrets. Names the key id, never a key. */
+/**
+ * The configured master keys do not match the store's secrets. Names the key id, never a key.
+ * @since 0.1.0
+ * @category errors
+ */
 export class SecretKeyRefused extends Schema.TaggedError<SecretKeyRefused>()("SecretKeyRefused", {
   key_id: Schema.String,
   reason: Schema.Literal("wrong_key", "key_not_configured")
@@ -73,6 +85,8 @@ const currentCheck = Effect.flatMap(Secrets, (secrets) => secrets.seal(CHECK_TEX
 /**
  * Fails with SecretKeyRefused unless the configured keys open every stored check; stores the
  * current key's check on first use. Run before anything seals or opens a secret.
+ * @since 0.1.0
+ * @category utils
  */
 export const verify: Effect.Effect<void, SecretKeyRefused | StoreUnavailable, Secrets | SecretKeyCheckRepo> = Effect
   .gen(function*() {
@@ -88,6 +102,10 @@ export const verify: Effect.Effect<void, SecretKeyRefused | StoreUnavailable, Se
     yield* Effect.forEach(mine, (check) => checkOpens(secrets, check), { discard: true })
   })
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ResealProgress {
   /** Credentials re-wrapped under the current key so far. */
   readonly resealed: number
@@ -104,6 +122,10 @@ export interface ResealProgress {
   }>
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ResealOptions {
   readonly batchSize: number
   readonly onBatch?: ((progress: ResealProgress) => Effect.Effect<void>) | undefined
@@ -119,6 +141,8 @@ interface Cursor {
  * (keyset order, so a concurrent insert never shifts a batch), then keeps the current key's check
  * alone. A credential that no configured key opens is reported and left as it is: no key it
  * could need is being dropped (the old keys cannot open it either), so it has to be set again.
+ * @since 0.1.0
+ * @category utils
  */
 export const reseal = (
   options: ResealOptions

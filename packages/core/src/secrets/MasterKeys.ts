@@ -8,11 +8,19 @@
  */
 import { Config, ConfigError, Either, Option, Redacted } from "effect"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface MasterKey {
   readonly id: string
   readonly key: Redacted.Redacted<Buffer>
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface KeyRing {
   /** Seals every new secret. */
   readonly current: MasterKey
@@ -20,9 +28,25 @@ export interface KeyRing {
   readonly byId: ReadonlyMap<string, MasterKey>
 }
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const SINGLE_KEY_VARIABLE = "COSTLINE_SECRET_KEY"
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const KEY_LIST_VARIABLE = "COSTLINE_SECRET_KEYS"
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const DEFAULT_KEY_ID = "default"
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const MASTER_KEY_BYTES = 32
 
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -32,6 +56,10 @@ const BASE64_KEY = /^[A-Za-z0-9+/_-]{43}=?$/
 
 const KEY_FORMAT = `must be ${MASTER_KEY_BYTES} bytes as 64 hex digits or base64 (make one with: openssl rand -base64 32)`
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const parseKey = (text: string): Either.Either<Buffer, string> => {
   const trimmed = text.trim()
   if (HEX_KEY.test(trimmed)) return Either.right(Buffer.from(trimmed, "hex"))
@@ -43,6 +71,8 @@ export const parseKey = (text: string): Either.Either<Buffer, string> => {
 /**
  * A ring whose first key is current; ids must be well-formed and distinct. Problems name the
  * entry by position, never its id: a key pasted where the id belongs must not end up in a log.
+ * @since 0.1.0
+ * @category utils
  */
 export const keyRing = (keys: ReadonlyArray<MasterKey>): Either.Either<KeyRing, string> => {
   const [current] = keys
@@ -59,11 +89,19 @@ export const keyRing = (keys: ReadonlyArray<MasterKey>): Either.Either<KeyRing, 
 const masterKey = (id: string, text: string) =>
   Either.map(parseKey(text), (key): MasterKey => ({ id, key: Redacted.make(key) }))
 
-/** The value of `COSTLINE_SECRET_KEY`: one key, id `default`. */
+/**
+ * The value of `COSTLINE_SECRET_KEY`: one key, id `default`.
+ * @since 0.1.0
+ * @category utils
+ */
 export const parseSingleKey = (text: string): Either.Either<KeyRing, string> =>
   Either.flatMap(masterKey(DEFAULT_KEY_ID, text), (key) => keyRing([key]))
 
-/** The value of `COSTLINE_SECRET_KEYS`: `id1:key1,id2:key2`; errors say which entry is wrong. */
+/**
+ * The value of `COSTLINE_SECRET_KEYS`: `id1:key1,id2:key2`; errors say which entry is wrong.
+ * @since 0.1.0
+ * @category utils
+ */
 export const parseKeyList = (text: string): Either.Either<KeyRing, string> =>
   Either.gen(function*() {
     const keys: Array<MasterKey> = []
@@ -89,6 +127,8 @@ const fromVariable = (
 /**
  * The configured ring, None when neither variable is set. Setting both is refused rather than
  * guessing which one the operator meant.
+ * @since 0.1.0
+ * @category utils
  */
 export const configuredKeyRing: Config.Config<Option.Option<KeyRing>> = Config.all({
   single: Config.option(Config.redacted(SINGLE_KEY_VARIABLE)),
@@ -102,6 +142,10 @@ export const configuredKeyRing: Config.Config<Option.Option<KeyRing>> = Config.a
   return Either.right(Option.none())
 }))
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const missingKeyError = ConfigError.MissingData(
   [SINGLE_KEY_VARIABLE],
   `${SINGLE_KEY_VARIABLE} (or ${KEY_LIST_VARIABLE}) must be set to encrypt warehouse credentials at rest; ` +

@@ -15,6 +15,10 @@ import { randomBytes } from "node:crypto"
 import * as Envelope from "./Envelope.js"
 import { configuredKeyRing, type KeyRing, MASTER_KEY_BYTES, missingKeyError, SINGLE_KEY_VARIABLE } from "./MasterKeys.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface SecretsService {
   /** Seals UTF-8 text under the current master key, bound to `aad`. */
   readonly seal: (plaintext: string, aad: Envelope.SecretAad) => Effect.Effect<Envelope.SealedSecret>
@@ -46,6 +50,10 @@ const ephemeral = Effect.gen(function*() {
 const fromConfig = (whenMissing: Effect.Effect<SecretsService, ConfigError.ConfigError>) =>
   Effect.flatMap(configuredKeyRing, Option.match({ onNone: () => whenMissing, onSome: (ring) => Effect.succeed(make(ring)) }))
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Secrets extends Context.Tag("@costline/core/Secrets")<Secrets, SecretsService>() {
   /** Master keys given directly, for embedders that keep them elsewhere than the environment. */
   static readonly layerFromKeys = (ring: KeyRing) => Layer.succeed(Secrets, make(ring))

@@ -9,9 +9,21 @@
 import { Schema } from "effect"
 import { Principal } from "../identity/Domain.js"
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const ChangedByType = Schema.Literal("user", "api_key", "system")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type ChangedByType = typeof ChangedByType.Type
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class Actor extends Schema.Class<Actor>("Actor")({
   changedBy: Schema.String,
   changedByType: ChangedByType,

@@ -10,7 +10,11 @@ import { ValidationFailed } from "./Errors.js"
 /** 128 bits of SHA-256: collisions are out of reach and the header stays short. */
 const HASH_BYTES = 16
 
-/** JSON with object keys sorted at every depth; `undefined` members are left out, as JSON.stringify does. */
+/**
+ * JSON with object keys sorted at every depth; `undefined` members are left out, as JSON.stringify does.
+ * @since 0.1.0
+ * @category utils
+ */
 export const canonicalJson = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(",")}]`
   if (value !== null && typeof value === "object") {
@@ -24,21 +28,37 @@ export const canonicalJson = (value: unknown): string => {
   return JSON.stringify(value) ?? "null"
 }
 
-/** The strong ETag (quoted, as sent in the header) of a JSON-compatible state. */
+/**
+ * The strong ETag (quoted, as sent in the header) of a JSON-compatible state.
+ * @since 0.1.0
+ * @category utils
+ */
 export const compute = (state: unknown): string =>
   `"${createHash("sha256").update(canonicalJson(state), "utf8").digest().subarray(0, HASH_BYTES).toString("base64url")}"`
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface EntityTag {
   readonly weak: boolean
   /** The opaque tag with its quotes, e.g. `"abc"`. */
   readonly opaque: string
 }
 
-/** A parsed condition header: `*` or a non-empty list of entity tags. */
+/**
+ * A parsed condition header: `*` or a non-empty list of entity tags.
+ * @since 0.1.0
+ * @category models
+ */
 export type Condition =
   | { readonly _tag: "Any" }
   | { readonly _tag: "Tags"; readonly tags: readonly [EntityTag, ...Array<EntityTag>] }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type ConditionHeader = "if-match" | "if-none-match"
 
 // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE ; etagc = %x21 / %x23-7E / obs-text
@@ -55,7 +75,11 @@ const skip = (pattern: RegExp, text: string, from: number): number => {
   return pattern.lastIndex
 }
 
-/** Parses a header value. Empty list elements are tolerated, as RFC 9110 §5.6.1 asks of recipients. */
+/**
+ * Parses a header value. Empty list elements are tolerated, as RFC 9110 §5.6.1 asks of recipients.
+ * @since 0.1.0
+ * @category utils
+ */
 export const parse = (header: ConditionHeader, value: string): Either.Either<Condition, ValidationFailed> => {
   if (ANY.test(value)) return Either.right({ _tag: "Any" })
   const tags: Array<EntityTag> = []
@@ -81,15 +105,27 @@ export const parse = (header: ConditionHeader, value: string): Either.Either<Con
   return Either.right({ _tag: "Tags", tags: [first, ...rest] })
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const format = (condition: Condition): string =>
   condition._tag === "Any"
     ? "*"
     : condition.tags.map((tag) => `${tag.weak ? "W/" : ""}${tag.opaque}`).join(", ")
 
-/** `If-Match`: strong comparison, so a weak tag never matches; `*` matches any current state. */
+/**
+ * `If-Match`: strong comparison, so a weak tag never matches; `*` matches any current state.
+ * @since 0.1.0
+ * @category utils
+ */
 export const matches = (condition: Condition, current: string): boolean =>
   condition._tag === "Any" || condition.tags.some((tag) => !tag.weak && tag.opaque === current)
 
-/** `If-None-Match` uses weak comparison: `W/"x"` and `"x"` name the same state. */
+/**
+ * `If-None-Match` uses weak comparison: `W/"x"` and `"x"` name the same state.
+ * @since 0.1.0
+ * @category utils
+ */
 export const matchesWeakly = (condition: Condition, current: string): boolean =>
   condition._tag === "Any" || condition.tags.some((tag) => tag.opaque === current)

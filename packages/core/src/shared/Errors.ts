@@ -4,13 +4,21 @@
  */
 import { Effect, Option, Schema } from "effect"
 
-/** One field-level problem, addressed by a dotted path such as `body.name` or `filters[2].value`. */
+/**
+ * One field-level problem, addressed by a dotted path such as `body.name` or `filters[2].value`.
+ * @since 0.1.0
+ * @category models
+ */
 export class FieldIssue extends Schema.Class<FieldIssue>("FieldIssue")({
   field: Schema.String,
   issue: Schema.String,
   message: Schema.String
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category errors
+ */
 export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {
   message: Schema.String,
   details: Schema.Array(FieldIssue)
@@ -20,22 +28,42 @@ export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("Va
   }
 }
 
+/**
+ * @since 0.1.0
+ * @category errors
+ */
 export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", {
   message: Schema.String
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidPageToken extends Schema.TaggedError<InvalidPageToken>()("InvalidPageToken", {
   message: Schema.String
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category errors
+ */
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
   message: Schema.String
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category errors
+ */
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
   message: Schema.String
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category errors
+ */
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   resource: Schema.String,
   id: Schema.String
@@ -45,7 +73,11 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   }
 }
 
-/** A repository lookup that found nothing becomes `NotFound` for the named resource. */
+/**
+ * A repository lookup that found nothing becomes `NotFound` for the named resource.
+ * @since 0.1.0
+ * @category utils
+ */
 export const orNotFound = (resource: string, id: string) =>
 <A, E, R>(self: Effect.Effect<Option.Option<A>, E, R>): Effect.Effect<A, E | NotFound, R> =>
   Effect.flatMap(self, Option.match({
@@ -53,16 +85,28 @@ export const orNotFound = (resource: string, id: string) =>
     onSome: Effect.succeed
   }))
 
-/** A uniqueness rule was broken (a second all-users team, a duplicate name, ...). */
+/**
+ * A uniqueness rule was broken (a second all-users team, a duplicate name, ...).
+ * @since 0.1.0
+ * @category errors
+ */
 export class AlreadyExists extends Schema.TaggedError<AlreadyExists>()("AlreadyExists", {
   message: Schema.String
 }) {}
 
-/** The request is valid but conflicts with the current state. */
+/**
+ * The request is valid but conflicts with the current state.
+ * @since 0.1.0
+ * @category errors
+ */
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
   message: Schema.String
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("InvalidTransition", {
   from: Schema.String,
   to: Schema.String
@@ -72,14 +116,26 @@ export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("
   }
 }
 
+/**
+ * @since 0.1.0
+ * @category errors
+ */
 export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()("PreconditionFailed", {
   message: Schema.String
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category errors
+ */
 export class PreconditionRequired extends Schema.TaggedError<PreconditionRequired>()("PreconditionRequired", {
   message: Schema.String
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category errors
+ */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   retryAfterSeconds: Schema.Number
 }) {
@@ -88,12 +144,20 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   }
 }
 
-/** The store cannot be reached or timed out; the caller may retry. Never a partial write. */
+/**
+ * The store cannot be reached or timed out; the caller may retry. Never a partial write.
+ * @since 0.1.0
+ * @category errors
+ */
 export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", {
   message: Schema.String
 }) {}
 
-/** Every failure a domain operation can report to a caller. */
+/**
+ * Every failure a domain operation can report to a caller.
+ * @since 0.1.0
+ * @category models
+ */
 export type DomainError =
   | ValidationFailed
   | BadRequest

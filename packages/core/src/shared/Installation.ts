@@ -2,7 +2,11 @@
 import { Context, type Effect } from "effect"
 import type { StoreUnavailable } from "./Errors.js"
 
-/** A per-installation secret, generated once and stored (signs every list's page tokens). */
+/**
+ * A per-installation secret, generated once and stored (signs every list's page tokens).
+ * @since 0.1.0
+ * @category tags
+ */
 export class InstallationRepo extends Context.Tag("@costline/core/InstallationRepo")<
   InstallationRepo,
   { readonly cursorSecret: Effect.Effect<string, StoreUnavailable> }

@@ -10,32 +10,60 @@ import { InvalidPageToken, type StoreUnavailable, ValidationFailed } from "./Err
 import { InstallationRepo } from "./Installation.js"
 import * as PageToken from "./PageToken.js"
 
-/** Page sizes of the v2 lists (`max_results`). */
+/**
+ * Page sizes of the v2 lists (`max_results`).
+ * @since 0.1.0
+ * @category constants
+ */
 export const DEFAULT_PAGE_SIZE = 50
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_PAGE_SIZE = 500
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Page<A> {
   readonly items: ReadonlyArray<A>
   /** Opaque; null when there is nothing after this page (see `KeysetList.tokenOnLastPage`). */
   readonly page_token: string | null
 }
 
-/** Where the previous page ended: the time and id of its last row (ISO-8601 UTC with milliseconds). */
+/**
+ * Where the previous page ended: the time and id of its last row (ISO-8601 UTC with milliseconds).
+ * @since 0.1.0
+ * @category models
+ */
 export interface Keyset {
   readonly at: string
   readonly id: string
 }
 
-/** The rows a repository reads: ordered by (time, id), after `after`, skipping `offset`, at most `limit`. */
+/**
+ * The rows a repository reads: ordered by (time, id), after `after`, skipping `offset`, at most `limit`.
+ * @since 0.1.0
+ * @category models
+ */
 export interface Window {
   readonly after?: Keyset | undefined
   readonly offset?: number | undefined
   readonly limit: number
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const keysetOf = (at: DateTime.Utc, id: string): Keyset => ({ at: DateTime.formatIso(at), id })
 
-/** A (time, id) keyset inside a token: the JSON text `[at, id]`. */
+/**
+ * A (time, id) keyset inside a token: the JSON text `[at, id]`.
+ * @since 0.1.0
+ * @category schemas
+ */
 export const KeysetPosition: Schema.Schema<Keyset, string> = Schema.transform(
   Schema.parseJson(Schema.Tuple(Schema.String, Schema.String)),
   Schema.Struct({ at: Schema.String, id: Schema.String }),
@@ -45,7 +73,11 @@ export const KeysetPosition: Schema.Schema<Keyset, string> = Schema.transform(
 /** Fixed-width ISO text orders like time, so keysets compare as text. */
 const isAfter = (key: Keyset, position: Keyset) => key.at > position.at || (key.at === position.at && key.id > position.id)
 
-/** A window of a list already in memory and ordered by (time, id): the same rows a store would read. */
+/**
+ * A window of a list already in memory and ordered by (time, id): the same rows a store would read.
+ * @since 0.1.0
+ * @category utils
+ */
 export const applyWindow = <A>(items: ReadonlyArray<A>, window: Window, keyOf: (item: A) => Keyset): ReadonlyArray<A> => {
   const after = window.after
   const rest = after === undefined ? items : items.filter((item) => isAfter(keyOf(item), after))
@@ -53,27 +85,51 @@ export const applyWindow = <A>(items: ReadonlyArray<A>, window: Window, keyOf: (
   return rest.slice(offset, offset + window.limit)
 }
 
-/** v1 lists: `limit` 1..1000 (default 100) and `offset` ≥ 0. */
+/**
+ * v1 lists: `limit` 1..1000 (default 100) and `offset` ≥ 0.
+ * @since 0.1.0
+ * @category constants
+ */
 export const V1_DEFAULT_LIMIT = 100
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const V1_MAX_LIMIT = 1000
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface KeysetRequest {
   readonly pageToken: string | undefined
   readonly maxResults: number
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface OffsetRequest {
   readonly offset: number
   readonly limit: number
 }
 
-/** A v1 page: the rows, and how many follow it. */
+/**
+ * A v1 page: the rows, and how many follow it.
+ * @since 0.1.0
+ * @category models
+ */
 export interface OffsetPage<A> {
   readonly items: ReadonlyArray<A>
   readonly remaining_count: number
 }
 
-/** Request fields as the caller names them, so a bad value is reported where it was given. */
+/**
+ * Request fields as the caller names them, so a bad value is reported where it was given.
+ * @since 0.1.0
+ * @category models
+ */
 export interface RequestFields {
   readonly size: string
   readonly offset?: string
@@ -81,12 +137,20 @@ export interface RequestFields {
 
 const outOfRange = (field: string, message: string) => ValidationFailed.single(field, "out_of_range", message)
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const checkPageSize = (maxResults: number, max: number, field: string) =>
   Number.isInteger(maxResults) && maxResults >= 1 && maxResults <= max
     ? Effect.void
     : Effect.fail(outOfRange(field, `${field.replace(/^query\./, "")} must be an integer from 1 to ${max}`))
 
-/** Reads one v1 page: `limit` + `offset`, and a count for `remaining_count`. */
+/**
+ * Reads one v1 page: `limit` + `offset`, and a count for `remaining_count`.
+ * @since 0.1.0
+ * @category utils
+ */
 export const offsetPage = <A, E, R>(
   request: OffsetRequest,
   fields: RequestFields,
@@ -108,6 +172,8 @@ export const offsetPage = <A, E, R>(
  * A v2 list as its page tokens see it. `binding` names the list (`sso_groups`,
  * `team_members:<team id>`, an audit sort order, ...), so a token resumes only the list that
  * issued it; `position` writes the resume key of `positionOf(last item)` into the token.
+ * @since 0.1.0
+ * @category models
  */
 export interface KeysetList<A, P> {
   readonly binding: string
@@ -123,20 +189,32 @@ export interface KeysetList<A, P> {
   readonly tokenOnLastPage?: boolean | undefined
 }
 
-/** The rows to read for one page: after `after` (none on the first page), at most `limit`. */
+/**
+ * The rows to read for one page: after `after` (none on the first page), at most `limit`.
+ * @since 0.1.0
+ * @category models
+ */
 export interface KeysetWindow<P> {
   readonly after: P | undefined
   readonly limit: number
 }
 
-/** A list ordered by (time, id). */
+/**
+ * A list ordered by (time, id).
+ * @since 0.1.0
+ * @category utils
+ */
 export const timeIdList = <A>(binding: string, keyOf: (item: A) => Keyset): KeysetList<A, Keyset> => ({
   binding,
   position: KeysetPosition,
   positionOf: keyOf
 })
 
-/** The token that resumes `list` after `last`. */
+/**
+ * The token that resumes `list` after `last`.
+ * @since 0.1.0
+ * @category utils
+ */
 export const issue = <A, P>(secret: string, tenant: string, list: KeysetList<A, P>, last: A): string =>
   PageToken.encode(secret, {
     tenant,
@@ -144,7 +222,11 @@ export const issue = <A, P>(secret: string, tenant: string, list: KeysetList<A, 
     position: Schema.encodeSync(list.position)(list.positionOf(last))
   })
 
-/** The position a token of `list` resumes after; a token of anything else is InvalidPageToken. */
+/**
+ * The position a token of `list` resumes after; a token of anything else is InvalidPageToken.
+ * @since 0.1.0
+ * @category utils
+ */
 export const resume = <A, P>(
   secret: string,
   token: string,
@@ -163,7 +245,11 @@ export const resume = <A, P>(
       )
   )
 
-/** Signs and opens the positions of v2 lists with the installation's secret. */
+/**
+ * Signs and opens the positions of v2 lists with the installation's secret.
+ * @since 0.1.0
+ * @category tags
+ */
 export class ListCursors extends Context.Tag("@costline/core/ListCursors")<
   ListCursors,
   {
@@ -187,6 +273,10 @@ export class ListCursors extends Context.Tag("@costline/core/ListCursors")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const installation = yield* InstallationRepo
 
@@ -223,4 +313,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(ListCursors, make)

@@ -8,12 +8,20 @@
 import { Either } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface PageTokenPayload {
   readonly tenant: string
   readonly binding: string
   readonly position: string
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type PageTokenError = "malformed" | "bad_signature" | "other_tenant" | "other_binding" | "other_order"
 
 const VERSION = 1
@@ -23,6 +31,10 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/
 const sign = (secret: string, body: string) =>
   createHmac("sha256", secret).update(body).digest().subarray(0, SIGNATURE_BYTES)
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const encode = (secret: string, payload: PageTokenPayload): string => {
   const body = Buffer.from(JSON.stringify([VERSION, payload.tenant, payload.binding, payload.position])).toString(
     "base64url"
@@ -30,7 +42,11 @@ export const encode = (secret: string, payload: PageTokenPayload): string => {
   return `${body}.${sign(secret, body).toString("base64url")}`
 }
 
-/** Verifies the signature and the shape only; the caller checks what the token is bound to. */
+/**
+ * Verifies the signature and the shape only; the caller checks what the token is bound to.
+ * @since 0.1.0
+ * @category utils
+ */
 export const open = (secret: string, token: string): Either.Either<PageTokenPayload, "malformed" | "bad_signature"> => {
   const parts = token.split(".")
   if (parts.length !== 2) return Either.left("malformed")
@@ -57,6 +73,8 @@ export const open = (secret: string, token: string): Either.Either<PageTokenPayl
 /**
  * Opens a token that must have been issued for this tenant and binding. `otherOrders` are the
  * bindings of the same list in another sort order, named as such when a token carries one.
+ * @since 0.1.0
+ * @category utils
  */
 export const decode = (
   secret: string,
@@ -74,6 +92,10 @@ export const decode = (
     return Either.right(payload)
   })
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const describe = (error: PageTokenError): string => {
   switch (error) {
     case "malformed":

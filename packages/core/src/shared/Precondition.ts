@@ -12,30 +12,62 @@ import { Either } from "effect"
 import { PreconditionFailed, PreconditionRequired, type ValidationFailed } from "./Errors.js"
 import * as ETag from "./ETag.js"
 
-/** `If-Match` was sent: the change applies only to a state it matches. */
+/**
+ * `If-Match` was sent: the change applies only to a state it matches.
+ * @since 0.1.0
+ * @category models
+ */
 export interface IfMatch {
   readonly _tag: "IfMatch"
   readonly condition: ETag.Condition
 }
 
-/** No condition: the change applies to whatever state is current. */
+/**
+ * No condition: the change applies to whatever state is current.
+ * @since 0.1.0
+ * @category models
+ */
 export interface None {
   readonly _tag: "None"
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Precondition = IfMatch | None
 
-/** What checking `P` can fail with: nothing unless it holds an `If-Match`. */
+/**
+ * What checking `P` can fail with: nothing unless it holds an `If-Match`.
+ * @since 0.1.0
+ * @category models
+ */
 export type Failed<P extends Precondition> = P extends IfMatch ? PreconditionFailed : never
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const none: None = { _tag: "None" }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const ifMatch = (condition: ETag.Condition): IfMatch => ({ _tag: "IfMatch", condition })
 
-/** `If-Match: *`, for host code that must name a condition but accepts any current state. */
+/**
+ * `If-Match: *`, for host code that must name a condition but accepts any current state.
+ * @since 0.1.0
+ * @category utils
+ */
 export const any: IfMatch = ifMatch({ _tag: "Any" })
 
-/** The header of a resource that requires it: absent → PreconditionRequired (`what` names the resource). */
+/**
+ * The header of a resource that requires it: absent → PreconditionRequired (`what` names the resource).
+ * @since 0.1.0
+ * @category utils
+ */
 export const required = (
   header: string | undefined,
   what: string
@@ -44,13 +76,19 @@ export const required = (
     ? Either.left(new PreconditionRequired({ message: `If-Match is required: send the ETag of your last read of ${what}` }))
     : Either.map(ETag.parse("if-match", header), ifMatch)
 
-/** The header of a resource where it is optional: absent → `none`. */
+/**
+ * The header of a resource where it is optional: absent → `none`.
+ * @since 0.1.0
+ * @category utils
+ */
 export const optional = (header: string | undefined): Either.Either<Precondition, ValidationFailed> =>
   header === undefined ? Either.right(none) : Either.map(ETag.parse("if-match", header), ifMatch)
 
 /**
  * Does the state with ETag `current` satisfy the precondition? `If-Match` compares strongly, so a
  * weak tag never matches; `*` matches any current state.
+ * @since 0.1.0
+ * @category utils
  */
 export const check = <P extends Precondition>(
   precondition: P,

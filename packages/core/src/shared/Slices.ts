@@ -10,15 +10,27 @@
  */
 import { Effect } from "effect"
 
-/** Long enough to keep the cost of pausing negligible, short enough to keep latency low. */
+/**
+ * Long enough to keep the cost of pausing negligible, short enough to keep latency low.
+ * @since 0.1.0
+ * @category constants
+ */
 export const DEFAULT_SLICE_MILLIS = 10
 
-/** One turn of the event loop; interruptible. */
+/**
+ * One turn of the event loop; interruptible.
+ * @since 0.1.0
+ * @category utils
+ */
 export const yieldToEventLoop: Effect.Effect<void> = Effect.async<void>((resume) => {
   const handle = setImmediate(() => resume(Effect.void))
   return Effect.sync(() => clearImmediate(handle))
 })
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Slicer {
   /** Whether the current slice has run its time: call `pause` before doing more. */
   readonly due: () => boolean
@@ -26,6 +38,10 @@ export interface Slicer {
   readonly pause: Effect.Effect<void>
 }
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeSlicer = (millis: number = DEFAULT_SLICE_MILLIS): Slicer => {
   let started = performance.now()
   return {
@@ -39,6 +55,8 @@ export const makeSlicer = (millis: number = DEFAULT_SLICE_MILLIS): Slicer => {
 /**
  * Applies `f` to every item, pausing whenever the slice is due (checked after each item, so a
  * slice overruns by at most one item's work).
+ * @since 0.1.0
+ * @category utils
  */
 export const forEachSliced = <A>(slicer: Slicer, items: ReadonlyArray<A>, f: (item: A) => void): Effect.Effect<void> => {
   const from = (start: number): Effect.Effect<void> =>

@@ -8,6 +8,10 @@ import { Schema } from "effect"
 
 const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const isStorableText = (text: string): boolean => !text.includes("\u0000") && !UNPAIRED_SURROGATE.test(text)
 
 const isPlainObject = (value: object): boolean => {
@@ -15,7 +19,11 @@ const isPlainObject = (value: object): boolean => {
   return prototype === Object.prototype || prototype === null
 }
 
-/** A JSON value (null, booleans, finite numbers, arrays, plain objects) of storable text, keys included. */
+/**
+ * A JSON value (null, booleans, finite numbers, arrays, plain objects) of storable text, keys included.
+ * @since 0.1.0
+ * @category utils
+ */
 export const isStorableJson = (value: unknown): boolean => {
   switch (typeof value) {
     case "boolean":
@@ -34,10 +42,22 @@ export const isStorableJson = (value: unknown): boolean => {
   }
 }
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const STORABLE_TEXT_MESSAGE = "must not contain NUL characters or unpaired surrogates"
 
-/** Refines a string schema to storable text. */
+/**
+ * Refines a string schema to storable text.
+ * @since 0.1.0
+ * @category schemas
+ */
 export const storable = <S extends Schema.Schema<string, any, any>>(self: S) =>
   self.pipe(Schema.filter((text: string) => isStorableText(text), { message: () => STORABLE_TEXT_MESSAGE }))
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const StorableString = storable(Schema.String)

@@ -6,6 +6,10 @@
 import { Context, type Effect } from "effect"
 import type { StoreUnavailable } from "./Errors.js"
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Transactor extends Context.Tag("@costline/core/Transactor")<
   Transactor,
   {

@@ -7,6 +7,10 @@ import type { SsoGroup, SsoGroupId } from "./Domain.js"
 
 type Io<A, E = never> = Effect.Effect<A, E | StoreUnavailable>
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class SsoGroupsRepo extends Context.Tag("@costline/core/SsoGroupsRepo")<
   SsoGroupsRepo,
   {

@@ -5,12 +5,12 @@
 import { Context, DateTime, Effect, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import { RoleAssignmentsRepo } from "../identity/Repo.js"
-import { makeGrants } from "../identity/Grants.js"
+import { makeGrants } from "../identity/internal/Grants.js"
 import { conferredBy } from "../identity/GrantRule.js"
 import { RoleGrantAudit, type ScopedRole } from "../identity/RoleAssignment.js"
 import { Scopes } from "../identity/Scopes.js"
 import type { Actor } from "../shared/Actor.js"
-import { conditionalWrite, stale, written } from "../shared/ConditionalWrite.js"
+import { conditionalWrite, stale, written } from "../shared/internal/ConditionalWrite.js"
 import {
   AlreadyExists,
   type Conflict,
@@ -39,17 +39,29 @@ import { Transactor } from "../shared/Transactor.js"
 import { type CreateSsoGroup, SsoGroup, SsoGroupAudit, type SsoGroupId, type SsoGroupPatch } from "./Domain.js"
 import { SsoGroupsRepo } from "./Repo.js"
 
-/** A mapping with the roles it grants. */
+/**
+ * A mapping with the roles it grants.
+ * @since 0.1.0
+ * @category models
+ */
 export interface SsoGroupWithRoles {
   readonly group: SsoGroup
   readonly roles: ReadonlyArray<ScopedRole>
 }
 
-/** Strong ETag of what an update can change, the name; stored with the mapping whenever it is written. */
+/**
+ * Strong ETag of what an update can change, the name; stored with the mapping whenever it is written.
+ * @since 0.1.0
+ * @category utils
+ */
 export const ssoGroupEtag = (group: Pick<SsoGroup, "name">): string => ETag.compute({ name: group.name })
 
 type Io<A, E> = Effect.Effect<A, E | StoreUnavailable>
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class SsoGroups extends Context.Tag("@costline/core/SsoGroups")<
   SsoGroups,
   {
@@ -98,6 +110,10 @@ export class SsoGroups extends Context.Tag("@costline/core/SsoGroups")<
 
 const groupKey = (entry: SsoGroupWithRoles) => keysetOf(entry.group.created_at, entry.group.id)
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* SsoGroupsRepo
   const assignments = yield* RoleAssignmentsRepo
@@ -198,4 +214,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(SsoGroups, make)

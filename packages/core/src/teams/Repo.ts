@@ -7,6 +7,10 @@ import type { Team, TeamMember } from "./Domain.js"
 
 type Io<A, E = never> = Effect.Effect<A, E | StoreUnavailable>
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class TeamsRepo extends Context.Tag("@costline/core/TeamsRepo")<
   TeamsRepo,
   {
@@ -24,9 +28,17 @@ export class TeamsRepo extends Context.Tag("@costline/core/TeamsRepo")<
   }
 >() {}
 
-/** A membership as stored; reads add the member's current identifier. */
+/**
+ * A membership as stored; reads add the member's current identifier.
+ * @since 0.1.0
+ * @category models
+ */
 export type StoredTeamMember = Omit<TeamMember, "identifier">
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class TeamMembersRepo extends Context.Tag("@costline/core/TeamMembersRepo")<
   TeamMembersRepo,
   {

@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import type { User } from "../identity/Domain.js"
 import { RoleAssignmentsRepo, UsersRepo } from "../identity/Repo.js"
-import { makeGrants } from "../identity/Grants.js"
+import { makeGrants } from "../identity/internal/Grants.js"
 import type { ScopedRole } from "../identity/RoleAssignment.js"
 import {
   keysetOf,
@@ -19,7 +19,11 @@ import {
 import { type Team, TeamMember } from "./Domain.js"
 import { TeamMembersRepo } from "./Repo.js"
 
-/** An implicit member of the all-users team: every user, holding the team's default role. */
+/**
+ * An implicit member of the all-users team: every user, holding the team's default role.
+ * @since 0.1.0
+ * @category utils
+ */
 export const implicitMember = (team: Team, user: User): TeamMember =>
   new TeamMember({
     id: user.id,
@@ -34,6 +38,10 @@ export const implicitMember = (team: Team, user: User): TeamMember =>
 const memberKey = (member: TeamMember) => keysetOf(member.added_at, member.id)
 const roleKey = (role: ScopedRole) => keysetOf(role.created_at, role.id)
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeTeamContentReader = Effect.gen(function*() {
   const members = yield* TeamMembersRepo
   const users = yield* UsersRepo

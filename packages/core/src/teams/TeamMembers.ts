@@ -4,7 +4,7 @@
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
-import { makeGrantGuard } from "../identity/GrantGuard.js"
+import { makeGrantGuard } from "../identity/internal/GrantGuard.js"
 import { conferredBy } from "../identity/GrantRule.js"
 import { RoleAssignmentsRepo, UsersRepo } from "../identity/Repo.js"
 import { normalizeEmail } from "../identity/Users.js"
@@ -17,6 +17,10 @@ import { type AddTeamMember, memberTypeOf, TeamMember, TeamMemberAudit } from ".
 import { TeamMembersRepo } from "./Repo.js"
 import { Teams } from "./Teams.js"
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class TeamMembers extends Context.Tag("@costline/core/TeamMembers")<
   TeamMembers,
   {
@@ -37,6 +41,10 @@ export class TeamMembers extends Context.Tag("@costline/core/TeamMembers")<
 
 const unknownIdentifier = (message: string) => ValidationFailed.single("identifier", "not_found", message)
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const teams = yield* Teams
   const members = yield* TeamMembersRepo
@@ -95,4 +103,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(TeamMembers, make)

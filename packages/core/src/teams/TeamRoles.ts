@@ -5,7 +5,7 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import { RoleAssignmentsRepo } from "../identity/Repo.js"
-import { makeGrants } from "../identity/Grants.js"
+import { makeGrants } from "../identity/internal/Grants.js"
 import type { ScopedRole } from "../identity/RoleAssignment.js"
 import type { RoleGrant } from "../identity/Scope.js"
 import type { Actor } from "../shared/Actor.js"
@@ -15,6 +15,10 @@ import { TeamRoleAudit } from "./Domain.js"
 import { Transactor } from "../shared/Transactor.js"
 import { Teams } from "./Teams.js"
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class TeamRoles extends Context.Tag("@costline/core/TeamRoles")<
   TeamRoles,
   {
@@ -41,6 +45,10 @@ export class TeamRoles extends Context.Tag("@costline/core/TeamRoles")<
 
 const parseRoleId = parseId(RoleAssignmentId, "team_role")
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const teams = yield* Teams
   const assignments = yield* RoleAssignmentsRepo
@@ -78,4 +86,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(TeamRoles, make)

@@ -1,12 +1,12 @@
 /** The teams service. Every change appends its `teams` audit record in the same transaction. */
 import { Context, DateTime, Effect, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
-import { makeGrantGuard } from "../identity/GrantGuard.js"
+import { makeGrantGuard } from "../identity/internal/GrantGuard.js"
 import type { ScopedGrant } from "../identity/GrantRule.js"
 import type { Role } from "../identity/Domain.js"
 import type { ScopedRole } from "../identity/RoleAssignment.js"
 import type { Actor } from "../shared/Actor.js"
-import { conditionalWrite, stale, written } from "../shared/ConditionalWrite.js"
+import { conditionalWrite, stale, written } from "../shared/internal/ConditionalWrite.js"
 import type { Conflict, Forbidden, InvalidPageToken, ValidationFailed } from "../shared/Errors.js"
 import { AlreadyExists, NotFound, orNotFound, type StoreUnavailable } from "../shared/Errors.js"
 import * as ETag from "../shared/ETag.js"
@@ -24,6 +24,8 @@ import { TeamsRepo } from "./Repo.js"
  * What a team's `default_member_role` confers: on the all-users team, that role at organization
  * scope to every member; on any other team nothing (a member's role there is a label, and the
  * team's own grants are what members inherit).
+ * @since 0.1.0
+ * @category utils
  */
 export const defaultRoleConfers = (
   team: { readonly is_all_users: boolean; readonly organization_id: OrganizationId },
@@ -31,10 +33,18 @@ export const defaultRoleConfers = (
 ): ReadonlyArray<ScopedGrant> =>
   team.is_all_users ? [{ role, scope: { type: "organization", id: team.organization_id } }] : []
 
-/** Strong ETag of what a team update can change; stored with the team whenever it is written. */
+/**
+ * Strong ETag of what a team update can change; stored with the team whenever it is written.
+ * @since 0.1.0
+ * @category utils
+ */
 export const teamEtag = (team: Parameters<typeof teamValues>[0]): string => ETag.compute(teamValues(team))
 
-/** A team with its counts and one page of its members and of its roles. */
+/**
+ * A team with its counts and one page of its members and of its roles.
+ * @since 0.1.0
+ * @category models
+ */
 export interface TeamDetails<Members, Roles> {
   readonly team: Team
   readonly member_count: number
@@ -43,6 +53,10 @@ export interface TeamDetails<Members, Roles> {
   readonly roles: Roles
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface DetailsQuery<Request> {
   readonly members: Request
   readonly roles: Request
@@ -51,6 +65,10 @@ export interface DetailsQuery<Request> {
 
 type ListFailure = InvalidPageToken | ValidationFailed | NotFound | StoreUnavailable
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Teams extends Context.Tag("@costline/core/Teams")<
   Teams,
   {
@@ -94,6 +112,10 @@ export class Teams extends Context.Tag("@costline/core/Teams")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* TeamsRepo
   const content = yield* makeTeamContentReader
@@ -175,4 +197,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(Teams, make)

@@ -5,13 +5,21 @@ import type { OrganizationId } from "../shared/Ids.js"
 import type { Window } from "../shared/Listing.js"
 import type { LinkableItemType, TicketLink, TicketLinkId } from "./Domain.js"
 
-/** One item of an organization, as a ticket link names it. */
+/**
+ * One item of an organization, as a ticket link names it.
+ * @since 0.1.0
+ * @category models
+ */
 export interface ItemRef {
   readonly organizationId: OrganizationId
   readonly itemType: LinkableItemType
   readonly itemId: string
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class TicketLinksRepo extends Context.Tag("@costline/core/TicketLinksRepo")<
   TicketLinksRepo,
   {
@@ -29,6 +37,8 @@ export class TicketLinksRepo extends Context.Tag("@costline/core/TicketLinksRepo
 /**
  * Whether an item exists in an organization. Items live in other areas' tables, so a ticket link
  * cannot carry a foreign key; this is the check in its place.
+ * @since 0.1.0
+ * @category tags
  */
 export class LinkableItems extends Context.Tag("@costline/core/LinkableItems")<
   LinkableItems,

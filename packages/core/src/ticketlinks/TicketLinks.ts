@@ -6,10 +6,10 @@
  */
 import { Context, DateTime, Effect, Layer } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
-import * as Audited from "../audit/Audited.js"
+import * as Audited from "../audit/internal/Audited.js"
 import type { AuditEntry } from "../audit/Domain.js"
 import type { Area } from "../identity/Domain.js"
-import { authorityOf, unknownAuthority } from "../identity/GrantGuard.js"
+import { authorityOf, unknownAuthority } from "../identity/internal/GrantGuard.js"
 import * as Permissions from "../identity/Permissions.js"
 import type { Actor } from "../shared/Actor.js"
 import {
@@ -27,7 +27,11 @@ import { Transactor } from "../shared/Transactor.js"
 import { type LinkableItemType, TicketLink, type TicketLinkCreate, type TicketLinkId } from "./Domain.js"
 import { type ItemRef, LinkableItems, TicketLinksRepo } from "./Repo.js"
 
-/** What the audit log keeps of a link (everything but who and when, which the record itself says). */
+/**
+ * What the audit log keeps of a link (everything but who and when, which the record itself says).
+ * @since 0.1.0
+ * @category utils
+ */
 export const ticketLinkValues = (
   link: Pick<TicketLink, "item_type" | "item_id" | "provider" | "ticket_id" | "ticket_url" | "title">
 ) => ({
@@ -39,9 +43,17 @@ export const ticketLinkValues = (
   title: link.title
 })
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const TicketLinkAudit = Audited.resource<TicketLink>("ticket_links", "ticket_links", ticketLinkValues)
 
-/** The area whose read access a linked item needs. */
+/**
+ * The area whose read access a linked item needs.
+ * @since 0.1.0
+ * @category constants
+ */
 export const AREA_OF_ITEM: Record<LinkableItemType, Area> = {
   insight: "insights",
   usage_group: "usage_groups",
@@ -50,7 +62,11 @@ export const AREA_OF_ITEM: Record<LinkableItemType, Area> = {
   dw_account: "dw_accounts"
 }
 
-/** Whether the actor may see items of this type: the operator may, a principal with read access to their area may. */
+/**
+ * Whether the actor may see items of this type: the operator may, a principal with read access to their area may.
+ * @since 0.1.0
+ * @category utils
+ */
 export const mayReadItem = (actor: Actor, itemType: LinkableItemType): Effect.Effect<void, Forbidden> => {
   const authority = authorityOf(actor)
   if (authority._tag === "Operator") return Effect.void
@@ -61,6 +77,10 @@ export const mayReadItem = (actor: Actor, itemType: LinkableItemType): Effect.Ef
     : Effect.fail(new Forbidden({ message: `not allowed to ${permission.action} ${permission.area}` }))
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ListQuery {
   readonly item_type: LinkableItemType
   readonly item_id: string
@@ -68,6 +88,10 @@ export interface ListQuery {
   readonly maxResults?: number | undefined
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class TicketLinks extends Context.Tag("@costline/core/TicketLinks")<
   TicketLinks,
   {
@@ -99,6 +123,10 @@ export class TicketLinks extends Context.Tag("@costline/core/TicketLinks")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* TicketLinksRepo
   const items = yield* LinkableItems
@@ -171,4 +199,8 @@ export const make = Effect.gen(function*() {
   return TicketLinks.of({ create, get, list })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(TicketLinks, make)

@@ -8,9 +8,13 @@
  */
 import { type DateTime, Order } from "effect"
 import type { FilterExpression, UsageGroupId, UsageRecord } from "./Domain.js"
-import { compile } from "./FilterEvaluation.js"
+import { compile } from "./internal/FilterEvaluation.js"
 
-/** What attribution needs of a usage group. */
+/**
+ * What attribution needs of a usage group.
+ * @since 0.1.0
+ * @category models
+ */
 export interface AttributableGroup {
   readonly id: UsageGroupId
   readonly order: number
@@ -18,13 +22,21 @@ export interface AttributableGroup {
   readonly filter_expression: FilterExpression
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const byPrecedence: Order.Order<AttributableGroup> = Order.combineAll([
   Order.mapInput(Order.number, (group: AttributableGroup) => group.order),
   Order.mapInput(Order.number, (group: AttributableGroup) => group.created_at.epochMillis),
   Order.mapInput(Order.string, (group: AttributableGroup) => group.id)
 ])
 
-/** Credits attributed to one group (null: unattributed) in one month (`YYYY-MM`, UTC). */
+/**
+ * Credits attributed to one group (null: unattributed) in one month (`YYYY-MM`, UTC).
+ * @since 0.1.0
+ * @category models
+ */
 export interface MonthlyTotal {
   readonly usage_group_id: UsageGroupId | null
   readonly month: string
@@ -46,7 +58,11 @@ const precedence = (groups: Iterable<AttributableGroup>) => {
   return { ordered, indexOf }
 }
 
-/** The group a record is attributed to, or null; compiles the filters once for many records. */
+/**
+ * The group a record is attributed to, or null; compiles the filters once for many records.
+ * @since 0.1.0
+ * @category utils
+ */
 export const matcher = (groups: Iterable<AttributableGroup>): (record: UsageRecord) => UsageGroupId | null => {
   const { indexOf, ordered } = precedence(groups)
   return (record) => ordered[indexOf(record)]?.id ?? null
@@ -59,13 +75,21 @@ const formatMonth = (key: number) => {
   return `${String((key - month) / 12).padStart(4, "0")}-${String(month + 1).padStart(2, "0")}`
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Tally {
   readonly add: (record: UsageRecord) => void
   /** Non-empty totals, by month, then group precedence, unattributed last. */
   readonly totals: () => ReadonlyArray<MonthlyTotal>
 }
 
-/** An incremental attribution: add records one by one, read totals whenever. */
+/**
+ * An incremental attribution: add records one by one, read totals whenever.
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeTally = (groups: Iterable<AttributableGroup>): Tally => {
   const { indexOf, ordered } = precedence(groups)
   // One slot per group in precedence order, then one for unattributed usage.
@@ -101,7 +125,11 @@ export const makeTally = (groups: Iterable<AttributableGroup>): Tally => {
   }
 }
 
-/** Attributes every record of `records` (any iterable, consumed once) and returns the totals. */
+/**
+ * Attributes every record of `records` (any iterable, consumed once) and returns the totals.
+ * @since 0.1.0
+ * @category utils
+ */
 export const attribute = (
   groups: Iterable<AttributableGroup>,
   records: Iterable<UsageRecord>

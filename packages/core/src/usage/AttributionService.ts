@@ -20,12 +20,20 @@ import { type Month, range } from "./Month.js"
 import { UsageRecordsRepo } from "./Repo.js"
 import { UsageGroups } from "./UsageGroups.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface GroupAttribution extends BudgetState {
   readonly group: UsageGroup
   /** Usage records attributed to the group. */
   readonly records: number
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface AttributionReport {
   readonly set: UsageGroupSet
   readonly month: Month
@@ -35,7 +43,11 @@ export interface AttributionReport {
   readonly unattributed: { readonly credits: number; readonly records: number }
 }
 
-/** The attribution ran past its deadline and was stopped; nothing was kept of it. */
+/**
+ * The attribution ran past its deadline and was stopped; nothing was kept of it.
+ * @since 0.1.0
+ * @category errors
+ */
 export class AttributionTimedOut extends Schema.TaggedError<AttributionTimedOut>()("AttributionTimedOut", {
   timeoutMs: Schema.Number
 }) {
@@ -44,11 +56,19 @@ export class AttributionTimedOut extends Schema.TaggedError<AttributionTimedOut>
   }
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface AttributionOptions {
   /** Fail with AttributionTimedOut, and stop the work, after this long. Default: no deadline. */
   readonly timeout?: Duration.DurationInput | undefined
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class Attribution extends Context.Tag("@costline/core/Attribution")<
   Attribution,
   {
@@ -72,6 +92,10 @@ const withDeadline = (timeout: Duration.DurationInput | undefined) =>
   })
 }
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const usageGroups = yield* UsageGroups
   const records = yield* UsageRecordsRepo
@@ -101,4 +125,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(Attribution, make)

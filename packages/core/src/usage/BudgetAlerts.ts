@@ -23,10 +23,18 @@ import { raisesBudgetExceeded } from "./Budget.js"
 import type { UsageGroup, UsageGroupSetId } from "./Domain.js"
 import type { Month } from "./Month.js"
 
-/** Overspending by this share of the budget or more is `high` severity, less is `medium`. */
+/**
+ * Overspending by this share of the budget or more is `high` severity, less is `medium`.
+ * @since 0.1.0
+ * @category constants
+ */
 export const HIGH_SEVERITY_OVERSPEND = 0.2
 
-/** The insight's natural key within its type: one per group and month. */
+/**
+ * The insight's natural key within its type: one per group and month.
+ * @since 0.1.0
+ * @category utils
+ */
 export const resourceIdOf = (attribution: GroupAttribution, month: string) => `${attribution.group.id}/${month}`
 
 const credits = (value: number) => `${Number(value.toFixed(2))} credits`
@@ -37,7 +45,11 @@ const credits = (value: number) => `${Number(value.toFixed(2))} credits`
  */
 const microCredits = (value: number) => Math.round(value * 1e6) / 1e6
 
-/** The insight for a group over budget; none for any other status. */
+/**
+ * The insight for a group over budget; none for any other status.
+ * @since 0.1.0
+ * @category utils
+ */
 export const budgetExceededInsight = (report: AttributionReport, attribution: GroupAttribution): InsightUpsert | undefined => {
   const { budget, group } = attribution
   if (!raisesBudgetExceeded(attribution) || budget === null) return undefined
@@ -67,12 +79,20 @@ export const budgetExceededInsight = (report: AttributionReport, attribution: Gr
   })
 }
 
-/** What raising did: the attribution it was based on, and each alert's upsert in precedence order. */
+/**
+ * What raising did: the attribution it was based on, and each alert's upsert in precedence order.
+ * @since 0.1.0
+ * @category models
+ */
 export interface BudgetAlertsRun {
   readonly report: AttributionReport
   readonly alerts: ReadonlyArray<{ readonly group: UsageGroup; readonly result: UpsertResult }>
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class BudgetAlerts extends Context.Tag("@costline/core/BudgetAlerts")<
   BudgetAlerts,
   {
@@ -87,6 +107,10 @@ export class BudgetAlerts extends Context.Tag("@costline/core/BudgetAlerts")<
   }
 >() {}
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const attribution = yield* Attribution
   const insights = yield* Insights
@@ -107,4 +131,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(BudgetAlerts, make)

@@ -6,13 +6,29 @@
 import { Either, Schema } from "effect"
 import { FilterOperator, UsageScope } from "./Domain.js"
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const DimensionType = Schema.Literal("string", "number", "boolean", "string[]", "tag_map")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type DimensionType = typeof DimensionType.Type
 
-/** What a leaf compares against: a `tag_map` leaf names one tag, whose value is a string. */
+/**
+ * What a leaf compares against: a `tag_map` leaf names one tag, whose value is a string.
+ * @since 0.1.0
+ * @category models
+ */
 export type ValueType = Exclude<DimensionType, "tag_map">
 
-/** Operators per value type; `!=` and `not_in` never match a missing value (see FilterExpression). */
+/**
+ * Operators per value type; `!=` and `not_in` never match a missing value (see FilterExpression).
+ * @since 0.1.0
+ * @category constants
+ */
 export const OPERATORS: Readonly<Record<ValueType, ReadonlyArray<FilterOperator>>> = {
   string: ["=", "!=", "in", "not_in", "contains", "starts_with", "ends_with", "ilike", "is_null"],
   number: ["=", "!=", ">", ">=", "<", "<=", "in", "not_in", "is_null"],
@@ -28,9 +44,15 @@ export const OPERATORS: Readonly<Record<ValueType, ReadonlyArray<FilterOperator>
  * - `pattern`: a non-empty string where `%` is any run, `_` one character and `\` escapes (`ilike`);
  * - `flag`: true (is null) or false (is not null); absent means true (`is_null`);
  * - `element`: one string the array must hold (`array_contains`).
+ * @since 0.1.0
+ * @category models
  */
 export type Operand = "scalar" | "list" | "substring" | "pattern" | "flag" | "element"
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const OPERAND: Readonly<Record<FilterOperator, Operand>> = {
   "=": "scalar",
   "!=": "scalar",
@@ -48,6 +70,10 @@ export const OPERAND: Readonly<Record<FilterOperator, Operand>> = {
   array_contains: "element"
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class Dimension extends Schema.Class<Dimension>("Dimension")({
   /** For `tag_map` the prefix: leaves add the tag name, `["tags", "<tag name>"]`. */
   path: Schema.Array(Schema.String),
@@ -77,7 +103,11 @@ const dimension = (
     description
   })
 
-/** Every dimension, in the order the catalogue lists them. Each path names a UsageRecord field. */
+/**
+ * Every dimension, in the order the catalogue lists them. Each path names a UsageRecord field.
+ * @since 0.1.0
+ * @category constants
+ */
 export const CATALOGUE: ReadonlyArray<Dimension> = [
   dimension("warehouse_name", "string", "Warehouse", "Name of the warehouse that ran the query or metered the credits."),
   dimension("warehouse_size", "string", "Warehouse size", "Size of the warehouse, such as X-Small or Large."),
@@ -116,17 +146,33 @@ const BY_SCOPE = new Map(
 
 const catalogue = (scope: UsageScope) => BY_SCOPE.get(scope)!
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const catalogueFor = (scope: UsageScope): ReadonlyArray<Dimension> => catalogue(scope).dimensions
 
-/** The dimension a leaf's path names, and the type of value found there. */
+/**
+ * The dimension a leaf's path names, and the type of value found there.
+ * @since 0.1.0
+ * @category models
+ */
 export interface ResolvedDimension {
   readonly dimension: Dimension
   readonly valueType: ValueType
 }
 
-/** `unknown`: no such dimension at this scope; `tag_name`: a tag path needs exactly one tag name. */
+/**
+ * `unknown`: no such dimension at this scope; `tag_name`: a tag path needs exactly one tag name.
+ * @since 0.1.0
+ * @category models
+ */
 export type ResolveError = "unknown" | "tag_name"
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const resolve = (
   scope: UsageScope,
   path: ReadonlyArray<string>

@@ -6,19 +6,45 @@ import { Schema, SchemaAST } from "effect"
 import { OrganizationId, TeamId } from "../shared/Ids.js"
 import { storable } from "../shared/StorableText.js"
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const UsageGroupSetId = Schema.UUID.pipe(Schema.brand("UsageGroupSetId"))
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type UsageGroupSetId = typeof UsageGroupSetId.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const UsageGroupId = Schema.UUID.pipe(Schema.brand("UsageGroupId"))
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type UsageGroupId = typeof UsageGroupId.Type
 
 /**
  * Decides which dimensions a set's filters may use. A set without a team has `organization`
  * scope, a set with one `team` scope; `account` and `service_organization` exist for later use.
+ * @since 0.1.0
+ * @category schemas
  */
 export const UsageScope = Schema.Literal("organization", "team", "account", "service_organization")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type UsageScope = typeof UsageScope.Type
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const scopeOf = (set: { readonly team_id: TeamId | null }): UsageScope =>
   set.team_id === null ? "organization" : "team"
 
@@ -26,9 +52,21 @@ export const scopeOf = (set: { readonly team_id: TeamId | null }): UsageScope =>
 // Filter expressions, in their normalised form (what FilterExpression.validate returns, what is
 // stored and what responses carry).
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const GroupOperator = Schema.Literal("and", "or")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type GroupOperator = typeof GroupOperator.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const FilterOperator = Schema.Literal(
   "=",
   "!=",
@@ -45,12 +83,28 @@ export const FilterOperator = Schema.Literal(
   "is_null",
   "array_contains"
 )
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type FilterOperator = typeof FilterOperator.Type
 
+/**
+ * @since 0.1.0
+ * @category constants
+ */
 export const COMPONENT_TYPE = "Resource Filter"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type FilterScalar = string | number | boolean
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const FilterValue = Schema.Union(
   Schema.String,
   Schema.Number,
@@ -58,8 +112,16 @@ export const FilterValue = Schema.Union(
   Schema.Array(Schema.String),
   Schema.Array(Schema.Number)
 )
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type FilterValue = typeof FilterValue.Type
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const FilterLeaf = Schema.Struct({
   /** `field` is `path` joined by `.`; responses carry it, requests may omit it. */
   field: Schema.Struct({ field: Schema.String, path: Schema.Array(Schema.String) }),
@@ -67,17 +129,33 @@ export const FilterLeaf = Schema.Struct({
   value: FilterValue,
   not: Schema.Boolean
 })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type FilterLeaf = typeof FilterLeaf.Type
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface FilterGroup {
   readonly component_type: typeof COMPONENT_TYPE
   readonly operator: GroupOperator
   readonly not: boolean
   readonly filters: ReadonlyArray<FilterNode>
 }
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type FilterNode = FilterLeaf | FilterGroup
 
 // The identifier names the recursion in JSON Schema (OpenAPI), which cannot inline it.
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const FilterGroup: Schema.Schema<FilterGroup> = Schema.Struct({
   component_type: Schema.Literal(COMPONENT_TYPE),
   operator: GroupOperator,
@@ -85,6 +163,10 @@ export const FilterGroup: Schema.Schema<FilterGroup> = Schema.Struct({
   filters: Schema.Array(Schema.Union(FilterLeaf, Schema.suspend(() => FilterGroup)))
 }).annotations({ identifier: "FilterGroup" })
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const isGroup = (node: FilterNode): node is FilterGroup => "filters" in node
 
 // ---------------------------------------------------------------------------------------------
@@ -92,6 +174,10 @@ export const isGroup = (node: FilterNode): node is FilterGroup => "filters" in n
 // what a request may leave out left optional. Documentation only: FilterExpression.validate reads
 // requests (against the dimension catalogue of the set's scope, which no schema can know).
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const FilterLeafInput = Schema.Struct({
   field: Schema.Struct({
     path: Schema.Array(Schema.String).pipe(Schema.minItems(1)).annotations({
@@ -109,6 +195,10 @@ export const FilterLeafInput = Schema.Struct({
   not: Schema.optional(FilterLeaf.fields.not).annotations({ description: "Negates the test. Default false." })
 }).annotations({ identifier: "FilterLeafInput", description: "One test of a usage record's dimension." })
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface FilterGroupInput {
   readonly component_type?: typeof COMPONENT_TYPE | undefined
   readonly operator: GroupOperator
@@ -116,6 +206,10 @@ export interface FilterGroupInput {
   readonly filters: ReadonlyArray<typeof FilterLeafInput.Type | FilterGroupInput>
 }
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const FilterExpressionInput: Schema.Schema<FilterGroupInput> = Schema.Struct({
   component_type: Schema.optional(Schema.Literal(COMPONENT_TYPE)),
   operator: GroupOperator,
@@ -132,8 +226,16 @@ export const FilterExpressionInput: Schema.Schema<FilterGroupInput> = Schema.Str
 const documentedAs = (schema: Schema.Schema.Any) =>
   Schema.Unknown.annotations({ [SchemaAST.SurrogateAnnotationId]: schema.ast })
 
-/** A whole filter expression is a group. */
+/**
+ * A whole filter expression is a group.
+ * @since 0.1.0
+ * @category utils
+ */
 export const FilterExpression = FilterGroup
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type FilterExpression = FilterGroup
 
 // ---------------------------------------------------------------------------------------------
@@ -147,9 +249,17 @@ const Name = storable(Schema.String.pipe(
 /** Unknown fields are an error, not silently dropped: a typo in a patch must not look like success. */
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
-/** Credits per UTC calendar month; null means no limit. */
+/**
+ * Credits per UTC calendar month; null means no limit.
+ * @since 0.1.0
+ * @category schemas
+ */
 export const MonthlyBudget = Schema.NullOr(Schema.Number.pipe(Schema.finite(), Schema.nonNegative()))
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class UsageGroupSet extends Schema.Class<UsageGroupSet>("UsageGroupSet")({
   id: UsageGroupSetId,
   organization_id: OrganizationId,
@@ -162,6 +272,10 @@ export class UsageGroupSet extends Schema.Class<UsageGroupSet>("UsageGroupSet")(
   etag: Schema.String
 }) {}
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class UsageGroup extends Schema.Class<UsageGroup>("UsageGroup")({
   id: UsageGroupId,
   organization_id: OrganizationId,
@@ -183,6 +297,10 @@ export class UsageGroup extends Schema.Class<UsageGroup>("UsageGroup")({
 // (string), both left unknown here: FilterExpression.fromWriteInput validates them against the
 // catalogue of the set's scope, which a schema cannot know.
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class CreateUsageGroupSet extends Schema.Class<CreateUsageGroupSet>("CreateUsageGroupSet")(
   Schema.Struct({
     name: Name,
@@ -200,15 +318,27 @@ const filterInputFields = {
     description: "The same filter as JSON text, for infrastructure-as-code tools. Give this or `filter_expression`, not both."
   })))
 }
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type FilterInput = Schema.Struct.Type<typeof filterInputFields>
 
 const BOTH_FILTER_FORMS = "give either filter_expression or filter_expression_json, not both"
 
-/** Both keys present is an error even when one of them is null: which one was meant is unclear. */
+/**
+ * Both keys present is an error even when one of them is null: which one was meant is unclear.
+ * @since 0.1.0
+ * @category utils
+ */
 export const notBothFilterForms = (input: FilterInput) =>
   !("filter_expression" in input && "filter_expression_json" in input) ||
   { path: ["filter_expression_json"], message: BOTH_FILTER_FORMS }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export class CreateUsageGroup extends Schema.Class<CreateUsageGroup>("CreateUsageGroup")(
   Schema.Struct({
     name: Name,
@@ -224,7 +354,11 @@ export class CreateUsageGroup extends Schema.Class<CreateUsageGroup>("CreateUsag
   )
 ) {}
 
-/** The fields of a merge patch; the v1 `PUT` adds the group's `id` to them. */
+/**
+ * The fields of a merge patch; the v1 `PUT` adds the group's `id` to them.
+ * @since 0.1.0
+ * @category utils
+ */
 export const patchUsageGroupFields = {
   name: Schema.optional(Name),
   order: Schema.optional(Schema.NonNegativeInt),
@@ -232,7 +366,11 @@ export const patchUsageGroupFields = {
   ...filterInputFields
 }
 
-/** A merge patch: absent fields stay as they are; `budget: null` removes the limit. */
+/**
+ * A merge patch: absent fields stay as they are; `budget: null` removes the limit.
+ * @since 0.1.0
+ * @category models
+ */
 export class PatchUsageGroup extends Schema.Class<PatchUsageGroup>("PatchUsageGroup")(
   Schema.Struct(patchUsageGroupFields).annotations(strict).pipe(Schema.filter(notBothFilterForms))
 ) {}
@@ -242,6 +380,10 @@ export class PatchUsageGroup extends Schema.Class<PatchUsageGroup>("PatchUsageGr
 
 const TextDimension = Schema.optional(Schema.NullOr(Schema.String))
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const UsageRecord = Schema.Struct({
   start_time: Schema.Date,
   credits: Schema.Number.pipe(Schema.finite()),
@@ -265,4 +407,8 @@ export const UsageRecord = Schema.Struct({
   region: TextDimension,
   dw_organization_name: TextDimension
 })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type UsageRecord = typeof UsageRecord.Type

@@ -25,18 +25,28 @@ import {
   type UsageScope
 } from "./Domain.js"
 import { OPERAND, OPERATORS, resolve, type ValueType } from "./Dimensions.js"
-import { locateSyntaxError } from "./JsonSyntax.js"
-import { patternProblem } from "./Like.js"
+import { locateSyntaxError } from "./internal/JsonSyntax.js"
+import { patternProblem } from "./internal/Like.js"
 
-export { compile, evaluate, type RecordPredicate } from "./FilterEvaluation.js"
+export { compile, evaluate, type RecordPredicate } from "./internal/FilterEvaluation.js"
 
-/** Groups nest at most this deep; the top-level group is at depth 1. */
+/**
+ * Groups nest at most this deep; the top-level group is at depth 1.
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_DEPTH = 5
-/** Leaves in a whole expression, at most. */
+/**
+ * Leaves in a whole expression, at most.
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_LEAVES = 200
 /**
  * Characters (code points) in a `contains`, `starts_with`, `ends_with` or `ilike` value, at most:
  * with it, matching one record costs at most 32 steps per character of its value (see Like).
+ * @since 0.1.0
+ * @category constants
  */
 export const MAX_FILTER_TEXT = 1000
 
@@ -44,6 +54,10 @@ export const MAX_FILTER_TEXT = 1000
 // Construction. Both validation and serialisation build nodes here, so the key order is fixed in
 // one place and the JSON form is stable.
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const leaf = (
   path: ReadonlyArray<string>,
   operator: FilterOperator,
@@ -51,6 +65,10 @@ export const leaf = (
   not = false
 ): FilterLeaf => ({ field: { field: path.join("."), path: [...path] }, operator, value, not })
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const group = (operator: GroupOperator, filters: ReadonlyArray<FilterNode>, not = false): FilterGroup => ({
   component_type: COMPONENT_TYPE,
   operator,
@@ -58,8 +76,20 @@ export const group = (operator: GroupOperator, filters: ReadonlyArray<FilterNode
   filters
 })
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const and = (...filters: ReadonlyArray<FilterNode>) => group("and", filters)
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const or = (...filters: ReadonlyArray<FilterNode>) => group("or", filters)
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const negate = (node: FilterNode): FilterNode => ({ ...node, not: !node.not })
 
 const canonical = (node: FilterNode): FilterNode =>
@@ -67,7 +97,11 @@ const canonical = (node: FilterNode): FilterNode =>
     ? group(node.operator, node.filters.map(canonical), node.not)
     : leaf(node.field.path, node.operator, node.value, node.not)
 
-/** The `filter_expression_json` form of an expression. */
+/**
+ * The `filter_expression_json` form of an expression.
+ * @since 0.1.0
+ * @category utils
+ */
 export const serialize = (expression: FilterExpression): string => JSON.stringify(canonical(expression))
 
 // ---------------------------------------------------------------------------------------------
@@ -304,6 +338,8 @@ const readValue = (
 /**
  * Validates a `filter_expression` object against the catalogue of `scope` and returns its
  * normalised form. `field` prefixes the issue paths.
+ * @since 0.1.0
+ * @category utils
  */
 export const validate = (
   input: unknown,
@@ -323,7 +359,11 @@ export const validate = (
     : Either.left(new ValidationFailed({ message: `invalid ${field}`, details: walk.issues }))
 }
 
-/** Reads the `filter_expression_json` form: JSON text holding what `validate` accepts. */
+/**
+ * Reads the `filter_expression_json` form: JSON text holding what `validate` accepts.
+ * @since 0.1.0
+ * @category utils
+ */
 export const fromJson = (
   text: unknown,
   scope: UsageScope,
@@ -351,6 +391,8 @@ const describeSyntaxError = (text: string): string => {
 /**
  * The filter of a create or patch input, from whichever form it carries; none when it carries
  * neither (a patch that leaves the filter alone). The input schemas already reject both at once.
+ * @since 0.1.0
+ * @category utils
  */
 export const fromWriteInput = (
   input: FilterInput,

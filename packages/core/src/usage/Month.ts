@@ -4,12 +4,24 @@
  */
 import { Schema } from "effect"
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const Month = Schema.String.pipe(
   Schema.pattern(/^[0-9]{4}-(0[1-9]|1[0-2])$/, { message: () => "must be a month: YYYY-MM, such as 2024-05" }),
   Schema.brand("Month")
 )
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Month = typeof Month.Type
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface MonthRange {
   /** Inclusive. */
   readonly from: Date
@@ -17,6 +29,10 @@ export interface MonthRange {
   readonly to: Date
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const range = (month: Month): MonthRange => {
   const year = Number(month.slice(0, 4))
   const index = Number(month.slice(5, 7)) - 1

@@ -6,13 +6,21 @@ import type { UsageGroup, UsageGroupId, UsageGroupSet, UsageGroupSetId, UsageRec
 
 type Io<A> = Effect.Effect<A, StoreUnavailable>
 
-/** A group's place in its set's precedence order (`order`, `created_at`, `id`). */
+/**
+ * A group's place in its set's precedence order (`order`, `created_at`, `id`).
+ * @since 0.1.0
+ * @category models
+ */
 export interface GroupPosition {
   readonly order: number
   readonly created_at: DateTime.Utc
   readonly id: UsageGroupId
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface GroupPageQuery {
   readonly organizationId: OrganizationId
   readonly setId: UsageGroupSetId
@@ -22,6 +30,10 @@ export interface GroupPageQuery {
   readonly limit: Option.Option<number>
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class UsageGroupsRepo extends Context.Tag("@costline/core/UsageGroupsRepo")<
   UsageGroupsRepo,
   {
@@ -58,13 +70,21 @@ export class UsageGroupsRepo extends Context.Tag("@costline/core/UsageGroupsRepo
   }
 >() {}
 
-/** Usage records of one organization whose `start_time` is in [from, to). */
+/**
+ * Usage records of one organization whose `start_time` is in [from, to).
+ * @since 0.1.0
+ * @category models
+ */
 export interface UsageScan {
   readonly organizationId: OrganizationId
   readonly from: Date
   readonly to: Date
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class UsageRecordsRepo extends Context.Tag("@costline/core/UsageRecordsRepo")<
   UsageRecordsRepo,
   {

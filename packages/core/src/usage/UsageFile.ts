@@ -10,20 +10,36 @@
 import { Chunk, Effect, Either, Option, Schema, Stream } from "effect"
 import { ValidationFailed } from "../shared/Errors.js"
 import type { UsageRecord } from "./Domain.js"
-import { makeCsvReader, type CsvRecord } from "./Csv.js"
-import { locateSyntaxError } from "./JsonSyntax.js"
-import { type Column, COLUMNS, decodeRow, REQUIRED_COLUMNS } from "./UsageRows.js"
+import { makeCsvReader, type CsvRecord } from "./internal/Csv.js"
+import { locateSyntaxError } from "./internal/JsonSyntax.js"
+import { type Column, COLUMNS, decodeRow, REQUIRED_COLUMNS } from "./internal/UsageRows.js"
 
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
 export const UsageFileFormat = Schema.Literal("jsonl", "csv")
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type UsageFileFormat = typeof UsageFileFormat.Type
 
-/** `.jsonl`/`.ndjson` are JSON Lines, `.csv` is CSV; none for anything else. */
+/**
+ * `.jsonl`/`.ndjson` are JSON Lines, `.csv` is CSV; none for anything else.
+ * @since 0.1.0
+ * @category utils
+ */
 export const formatOfPath = (path: string): Option.Option<UsageFileFormat> => {
   const extension = /\.([^./\\]+)$/.exec(path)?.[1]?.toLowerCase()
   if (extension === "jsonl" || extension === "ndjson") return Option.some("jsonl")
   return extension === "csv" ? Option.some("csv") : Option.none()
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ParsedRow {
   /** 1-based line of the file where the row starts. */
   readonly line: number
@@ -89,6 +105,10 @@ const isColumn = (name: string): name is Column => (COLUMNS as ReadonlyArray<str
 
 const headerProblem = (message: string) => ValidationFailed.single("line 1", "invalid_header", `line 1: ${message}`)
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const readHeader = (record: CsvRecord): Either.Either<ReadonlyArray<Column>, ValidationFailed> => {
   if (record.problem !== undefined) return Either.left(headerProblem(record.problem))
   const names = record.fields.map((name, i) => (i === 0 ? name.replace(BYTE_ORDER_MARK, "") : name).trim())
@@ -103,6 +123,10 @@ export const readHeader = (record: CsvRecord): Either.Either<ReadonlyArray<Colum
   return Either.right(names as ReadonlyArray<Column>)
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const csvRow = (header: ReadonlyArray<Column>, record: CsvRecord): ParsedRow => {
   if (record.problem !== undefined) return { line: record.line, record: Either.left(record.problem) }
   if (record.fields.length !== header.length) {
@@ -143,7 +167,11 @@ const csv = <E, R>(text: Stream.Stream<string, E, R>): Stream.Stream<ParsedRow, 
     return Stream.mapChunksEffect(records, (chunk) => Effect.suspend(() => rowsOf(chunk)))
   })
 
-/** The rows of a usage file, from its text in chunks of any size. */
+/**
+ * The rows of a usage file, from its text in chunks of any size.
+ * @since 0.1.0
+ * @category utils
+ */
 export const parseRows = <E, R>(
   format: UsageFileFormat,
   text: Stream.Stream<string, E, R>

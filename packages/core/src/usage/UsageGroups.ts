@@ -6,7 +6,7 @@
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { AuditLog } from "../audit/AuditLog.js"
 import type { Actor } from "../shared/Actor.js"
-import { conditionalWrite, stale, written } from "../shared/ConditionalWrite.js"
+import { conditionalWrite, stale, written } from "../shared/internal/ConditionalWrite.js"
 import {
   AlreadyExists,
   type Conflict,
@@ -37,6 +37,10 @@ import { type GroupPosition, UsageGroupsRepo } from "./Repo.js"
 
 type Io<A, E> = Effect.Effect<A, E | StoreUnavailable>
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class UsageGroups extends Context.Tag("@costline/core/UsageGroups")<
   UsageGroups,
   {
@@ -100,13 +104,21 @@ const GroupPositionSchema: Schema.Schema<GroupPosition, string> = Schema.transfo
   }
 )
 
-/** A set's groups in precedence order, as their page tokens see them. */
+/**
+ * A set's groups in precedence order, as their page tokens see them.
+ * @since 0.1.0
+ * @category utils
+ */
 export const groupList = (setId: UsageGroupSetId): KeysetList<UsageGroup, GroupPosition> => ({
   binding: `usage_groups:${setId}`,
   position: GroupPositionSchema,
   positionOf: (group) => ({ order: group.order, created_at: group.created_at, id: group.id })
 })
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const repo = yield* UsageGroupsRepo
   const teams = yield* TeamsRepo
@@ -230,4 +242,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(UsageGroups, make)

@@ -21,16 +21,28 @@ import type { UsageRecord } from "./Domain.js"
 import { UsageRecordsRepo } from "./Repo.js"
 import { type ParsedRow, parseRows, type UsageFileFormat } from "./UsageFile.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface UsageSource<E, R = never> {
   readonly format: UsageFileFormat
   /** The file's text in chunks, from the start; called once per pass. */
   readonly open: () => Stream.Stream<string, E, R>
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ImportSummary {
   readonly rows: number
 }
 
+/**
+ * @since 0.1.0
+ * @category tags
+ */
 export class UsageImport extends Context.Tag("@costline/core/UsageImport")<
   UsageImport,
   {
@@ -42,11 +54,23 @@ export class UsageImport extends Context.Tag("@costline/core/UsageImport")<
   }
 >() {}
 
-/** Rows read and staged at a time: one short transaction each. */
+/**
+ * Rows read and staged at a time: one short transaction each.
+ * @since 0.1.0
+ * @category constants
+ */
 export const BATCH_SIZE = 2000
-/** A staged import whose heartbeat (renewed by each batch) is this old was left by a dead process. */
+/**
+ * A staged import whose heartbeat (renewed by each batch) is this old was left by a dead process.
+ * @since 0.1.0
+ * @category constants
+ */
 export const STALE_AFTER = Duration.minutes(10)
-/** Bad lines named in the error; the rest are only counted. */
+/**
+ * Bad lines named in the error; the rest are only counted.
+ * @since 0.1.0
+ * @category constants
+ */
 export const REPORTED_PROBLEMS = 20
 /** Bad lines quoted in the error's one-line message. */
 const PROBLEMS_IN_MESSAGE = 3
@@ -103,6 +127,10 @@ const validRecords = (rows: Chunk.Chunk<ParsedRow>): Effect.Effect<Chunk.Chunk<U
     return Effect.succeed(Chunk.unsafeFromArray(records))
   })
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = Effect.gen(function*() {
   const organizations = yield* Organizations
   const repo = yield* UsageRecordsRepo
@@ -142,4 +170,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = Layer.effect(UsageImport, make)

@@ -1,4 +1,8 @@
-/** Formats a byte count for messages (`12.5 GiB`). */
+/**
+ * Formats a byte count for messages (`12.5 GiB`).
+ * @since 0.1.0
+ * @category utils
+ */
 export const formatBytes = (bytes: number): string => {
   const units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
   let value = bytes

@@ -26,5 +26,9 @@ const canonical = (size: string): string => {
   return compact
 }
 
-/** Credits per hour of a named size, or undefined for a size this scale does not know. */
+/**
+ * Credits per hour of a named size, or undefined for a size this scale does not know.
+ * @since 0.1.0
+ * @category utils
+ */
 export const creditsPerHour = (size: string): number | undefined => CREDITS_PER_HOUR[canonical(size)]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Audited from "../../src/audit/Audited.js"
+import * as Audited from "../../src/audit/internal/Audited.js"
 
 interface Thing {
   readonly id: string

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import * as Der from "../../src/dwaccounts/Der.js"
-import { keyDerivationWork } from "../../src/dwaccounts/KeyDerivationWork.js"
+import * as Der from "../../src/dwaccounts/internal/Der.js"
+import { keyDerivationWork } from "../../src/dwaccounts/internal/KeyDerivationWork.js"
 import { integer, octets, oid, OIDS, pbes2, pbkdf2, pkcs12Pbe, scrypt, sequence, tlv } from "./der.js"
 import { rsaKeys } from "./keys.js"
 

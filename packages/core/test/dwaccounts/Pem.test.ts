@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
-import * as Pem from "../../src/dwaccounts/Pem.js"
+import * as Pem from "../../src/dwaccounts/internal/Pem.js"
 import { rsaKeys } from "./keys.js"
 
 const forms = Object.entries(rsaKeys)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
-import { MAX_KEY_DERIVATION_WORK } from "../../src/dwaccounts/KeyDerivationWork.js"
+import { MAX_KEY_DERIVATION_WORK } from "../../src/dwaccounts/internal/KeyDerivationWork.js"
 import * as PrivateKey from "../../src/dwaccounts/PrivateKey.js"
 import { encryptedPem, octets, pbes2, pbkdf2, pkcs12Pbe, scrypt, sequence } from "./der.js"
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Insight } from "../../src/insights/Domain.js"
-import { auditedValues, InsightAudit } from "../../src/insights/AuditValues.js"
+import { auditedValues, InsightAudit } from "../../src/insights/internal/AuditValues.js"
 import { EDITABLE_FIELDS, editableState, insight } from "./arbitraries.js"
 
 describe("auditedValues", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { Effect, Either, Ref } from "effect"
-import { conditionalWrite, missing, stale, written } from "../../src/shared/ConditionalWrite.js"
+import { conditionalWrite, missing, stale, written } from "../../src/shared/internal/ConditionalWrite.js"
 import * as ETag from "../../src/shared/ETag.js"
 import type { Conflict, PreconditionFailed } from "../../src/shared/Errors.js"
 import * as Precondition from "../../src/shared/Precondition.js"

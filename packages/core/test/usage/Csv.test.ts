@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import { type CsvRecord, makeCsvReader } from "../../src/usage/Csv.js"
+import { type CsvRecord, makeCsvReader } from "../../src/usage/internal/Csv.js"
 
 /** Reads `text` cut into the given chunks. */
 const read = (...chunks: Array<string>): Array<CsvRecord> => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import { locateSyntaxError } from "../../src/usage/JsonSyntax.js"
+import { locateSyntaxError } from "../../src/usage/internal/JsonSyntax.js"
 
 const parses = (text: string) => {
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import { MAX_FILTER_TEXT } from "../../src/usage/FilterExpression.js"
-import { compileLike, patternProblem, type Steps } from "../../src/usage/Like.js"
+import { compileLike, patternProblem, type Steps } from "../../src/usage/internal/Like.js"
 
 const like = (pattern: string, text: string) => compileLike(pattern)(text)
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import { parseTimestamp } from "../../src/usage/Timestamp.js"
+import { parseTimestamp } from "../../src/usage/internal/Timestamp.js"
 
 const iso = (text: string) => parseTimestamp(text)?.toISOString()
 

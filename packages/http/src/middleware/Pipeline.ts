@@ -54,7 +54,7 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
     EdgeRoutes.make(api, options),
     UnroutedRateLimit.make(options.rateLimit !== undefined)
   ]), ([edgeRoutes, unrouted]) => {
-    const routes = RouteTable.fromApi(api)
+    const routes = RouteTable.forApi(api)
     const canonical = CanonicalPath.make(routes)
     const storable = StorableInput.make(routes)
     const cors = Cors.make(options.cors, routes)

@@ -3,10 +3,10 @@
  * declared (letter case, no percent-encoding), no empty segment (`//`, a trailing `/`), no `;`,
  * a `:param` any non-empty segment (percent-decoded). The platform router (find-my-way) is more
  * lenient, so the pipeline lets through only paths this table knows (`isKnownPath`), and a proxy
- * rule written for `/v2/audit-logs` cannot be sidestepped with `/V2/AUDIT-LOGS`. The router
- * stays the authority for dispatch; this table answers what it cannot: whether a path exists,
- * which methods it allows (405 + `Allow`) and which endpoint a rejected request was aimed at (to
- * say which part of it was invalid).
+ * rule written for `/v2/audit-logs` cannot be sidestepped with `/V2/AUDIT-LOGS`. The table is
+ * also the dispatch (`Dispatch.ts`: the platform router is not used), and answers whether a path
+ * exists, which methods it allows (405 + `Allow`) and which endpoint a rejected request was aimed
+ * at (to say which part of it was invalid).
  */
 import type { HttpApiEndpoint, HttpApiGroup, HttpMethod } from "@effect/platform"
 import { HttpApi } from "@effect/platform"
@@ -117,6 +117,18 @@ export const fromApi = (api: HttpApi.HttpApi.Any): RouteTable => {
   return { routes, root, memo: {} }
 }
 
+const tables = new WeakMap<HttpApi.HttpApi.Any, RouteTable>()
+
+/**
+ * The table of an API, built once and shared: the pipeline and the dispatch ask about the same
+ * request, so the one table's memo answers the dispatch's match without a second walk.
+ */
+export const forApi = (api: HttpApi.HttpApi.Any): RouteTable => {
+  let table = tables.get(api)
+  if (table === undefined) tables.set(api, table = fromApi(api))
+  return table
+}
+
 /**
  * Every route whose path matches these segments, in declaration order. A segment may match a
  * literal and a parameter both (`/v2/insights/summary` and `/v2/insights/:id`), so both branches
@@ -184,6 +196,37 @@ export const match = (table: RouteTable, method: string, path: string): Option.O
   const found = Option.isNone(exact) && method === "HEAD" ? find(routes, "GET", parts) : exact
   table.memo.match = { method, url: path, found }
   return found
+}
+
+/** Whether `a` is preferred to `b` by the router's rule: a literal beats a parameter at the first segment where they differ. */
+const moreSpecific = (a: Route, b: Route): boolean => {
+  for (let index = 0; index < a.segments.length; index++) {
+    const literalA = "literal" in a.segments[index]!
+    if (literalA !== "literal" in b.segments[index]!) return literalA
+  }
+  return false
+}
+
+/**
+ * The route a request is dispatched to (`Dispatch.ts`): as `match`, except that where several
+ * routes of one method fit the path, a literal segment wins over a parameter, as in the platform
+ * router it replaces (find-my-way), whatever the declaration order. Only paths that overlap that
+ * way differ from `match`; otherwise its remembered answer is reused.
+ */
+export const dispatchMatch = (table: RouteTable, method: string, path: string): Option.Option<Match> => {
+  const { parts, routes } = walked(table, path)
+  if (parts === undefined) return Option.none()
+  const pick = (wanted: string) => {
+    let best: Route | undefined
+    for (const route of routes) {
+      if (route.method === wanted && (best === undefined || moreSpecific(route, best))) best = route
+    }
+    return best
+  }
+  const route = pick(method) ?? (method === "HEAD" ? pick("GET") : undefined)
+  if (route === undefined) return Option.none()
+  const found = match(table, method, path)
+  return Option.isSome(found) && found.value.route === route ? found : Option.some({ route, params: paramsOf(route, parts) })
 }
 
 /** Every method some route accepts at this path; HEAD whenever GET, as the router serves it. */

@@ -18,6 +18,7 @@ import storedEtags from "./1400_stored_etags.js"
 import insightImports from "./1500_insight_imports.js"
 import stagedDwIngestions from "./1600_staged_dw_ingestions.js"
 import invitationTokens from "./1700_invitation_tokens.js"
+import credentialNotify from "./1800_credential_notify.js"
 
 export const migrations: Migrations = {
   "0001_initial": initial,
@@ -37,5 +38,6 @@ export const migrations: Migrations = {
   "1400_stored_etags": storedEtags,
   "1500_insight_imports": insightImports,
   "1600_staged_dw_ingestions": stagedDwIngestions,
-  "1700_invitation_tokens": invitationTokens
+  "1700_invitation_tokens": invitationTokens,
+  "1800_credential_notify": credentialNotify
 }

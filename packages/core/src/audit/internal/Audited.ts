@@ -12,7 +12,7 @@
  * - `refused(operation, recordId, asked)`: a change the caller was not allowed to make, with what
  *   it asked for as `new_values` (there is no state to project), `status: failure`.
  */
-import type { AuditEntry, EventType, Operation, ResourceName } from "./Domain.js"
+import type { AuditEntry, EventType, Operation, ResourceName } from "../Domain.js"
 
 type Values = Record<string, unknown>
 type Change = "create" | "update" | "delete"

@@ -5,9 +5,9 @@
  * entry under the older stamp, and the next request reads the key again.
  */
 import { Duration } from "effect"
-import type { CredentialChanges } from "./CredentialChanges.js"
-import { VERIFIED_KEY_MAX_AGE } from "./CredentialChanges.js"
-import type { ApiKey } from "./Domain.js"
+import type { CredentialChanges } from "../CredentialChanges.js"
+import { VERIFIED_KEY_MAX_AGE } from "../CredentialChanges.js"
+import type { ApiKey } from "../Domain.js"
 
 /** Verified keys kept at most; past it the cache starts over (keys are read again on use). */
 const MAX_CACHED_KEYS = 10_000

@@ -1,6 +1,6 @@
 /**
  * The one place where core's services are composed. A store provides the repositories and the
- * Transactor (see `Repositories`); `CoreLive` builds every service on top of them.
+ * Transactor (see `Repositories`); `layer` builds every service on top of them.
  */
 import { Layer } from "effect"
 import * as AuditLog from "./audit/AuditLog.js"
@@ -53,7 +53,11 @@ import * as UsageImport from "./usage/UsageImport.js"
 import * as DwIngest from "./intelligence/DwIngest.js"
 import type { KeyedUsageRepo } from "./intelligence/Repo.js"
 
-/** Everything a store must provide. */
+/**
+ * Everything a store must provide.
+ * @since 0.1.0
+ * @category models
+ */
 export type Repositories =
   | Transactor
   | InstallationRepo
@@ -90,8 +94,12 @@ const UsageGroupsLive = UsageGroups.layer.pipe(Layer.provide([AuditLive, ListCur
 const InsightsLive = Insights.layer.pipe(Layer.provide([OrganizationsLive, AuditLive, ListCursors.layer]))
 const UsageAttributionLive = UsageAttribution.layer.pipe(Layer.provide(UsageGroupsLive))
 
-/** Every core service, given the repositories of a store. */
-export const CoreLive = Layer.mergeAll(
+/**
+ * Every core service, given the repositories of a store.
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = Layer.mergeAll(
   AuditLive,
   OrganizationsLive,
   UsersLive,
@@ -117,8 +125,10 @@ export const CoreLive = Layer.mergeAll(
 )
 
 /**
- * CoreLive plus the services that seal secrets (warehouse credentials). Where master keys come
+ * `layer` plus the services that seal secrets (warehouse credentials). Where master keys come
  * from is the host's decision (environment, a key file, a vault), so `Secrets` stays a
  * requirement, beside the store's repositories.
+ * @since 0.1.0
+ * @category layers
  */
-export const CoreWithSecretsLive = DwAccounts.layer.pipe(Layer.provideMerge(CoreLive))
+export const layerWithSecrets = DwAccounts.layer.pipe(Layer.provideMerge(layer))

@@ -4,14 +4,14 @@
  * when shown.
  */
 import { DateTime, Effect } from "effect"
-import type { Actor } from "../shared/Actor.js"
-import type { AlreadyExists, Forbidden, StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
-import { newId, type OrganizationId } from "../shared/Ids.js"
+import type { Actor } from "../../shared/Actor.js"
+import type { AlreadyExists, Forbidden, StoreUnavailable, ValidationFailed } from "../../shared/Errors.js"
+import { newId, type OrganizationId } from "../../shared/Ids.js"
 import { makeGrantGuard } from "./GrantGuard.js"
-import { RoleAssignmentsRepo } from "./Repo.js"
-import { RoleAssignment, type ScopedRole, scopeRefOf, type SubjectType, toScopedRole } from "./RoleAssignment.js"
-import type { RoleGrant } from "./Scope.js"
-import { type CheckedGrant, Scopes } from "./Scopes.js"
+import { RoleAssignmentsRepo } from "../Repo.js"
+import { RoleAssignment, type ScopedRole, scopeRefOf, type SubjectType, toScopedRole } from "../RoleAssignment.js"
+import type { RoleGrant } from "../Scope.js"
+import { type CheckedGrant, Scopes } from "../Scopes.js"
 
 export interface Subject {
   readonly type: SubjectType

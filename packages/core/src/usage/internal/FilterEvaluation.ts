@@ -16,7 +16,7 @@ import {
   type FilterValue,
   isGroup,
   type UsageRecord
-} from "./Domain.js"
+} from "../Domain.js"
 import { compileLike } from "./Like.js"
 
 export type RecordPredicate = (record: UsageRecord) => boolean

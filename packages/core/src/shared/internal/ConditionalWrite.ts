@@ -9,8 +9,8 @@
  * rare; without them each miss means another writer succeeded, and the reruns are bounded.
  */
 import { Effect } from "effect"
-import { Conflict } from "./Errors.js"
-import * as Precondition from "./Precondition.js"
+import { Conflict } from "../Errors.js"
+import * as Precondition from "../Precondition.js"
 
 /** What one compare-and-set did. */
 export type Outcome<A> =

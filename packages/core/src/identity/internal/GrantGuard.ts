@@ -7,14 +7,14 @@
  * change's transaction rolled back, so the record is kept.
  */
 import { Effect } from "effect"
-import type { AuditEntry } from "../audit/Domain.js"
-import { AuditLog } from "../audit/AuditLog.js"
-import type { Actor } from "../shared/Actor.js"
-import { Forbidden, type StoreUnavailable } from "../shared/Errors.js"
-import type { OrganizationId } from "../shared/Ids.js"
-import type { Principal } from "./Domain.js"
-import { firstRefused, type Holding, holdingsOfKey, holdingsOfRoles, refusalMessage, type ScopedGrant } from "./GrantRule.js"
-import { makeEffectiveRolesReader } from "./RoleSources.js"
+import type { AuditEntry } from "../../audit/Domain.js"
+import { AuditLog } from "../../audit/AuditLog.js"
+import type { Actor } from "../../shared/Actor.js"
+import { Forbidden, type StoreUnavailable } from "../../shared/Errors.js"
+import type { OrganizationId } from "../../shared/Ids.js"
+import type { Principal } from "../Domain.js"
+import { firstRefused, type Holding, holdingsOfKey, holdingsOfRoles, refusalMessage, type ScopedGrant } from "../GrantRule.js"
+import { makeEffectiveRolesReader } from "../RoleSources.js"
 
 /** Whose rights bound a change: the operator (unbounded), a principal, or nobody known. */
 export type Authority =

@@ -3,7 +3,7 @@
  * creator holds. A user creating keys must be an admin (who holds everything); a key creating
  * keys may give at most its own access level and only scopes its own scopes cover.
  */
-import type { Access, ApiKeyScope, Principal } from "./Domain.js"
+import type { Access, ApiKeyScope, Principal } from "../Domain.js"
 
 const RANK: Record<Access, number> = { read_only: 0, read_write: 1, admin: 2 }
 

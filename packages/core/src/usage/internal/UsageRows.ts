@@ -5,8 +5,8 @@
  * dimension would otherwise import silently as "no value" and skew every attribution.
  */
 import { Either, ParseResult, Schema } from "effect"
-import { isStorableJson, STORABLE_TEXT_MESSAGE } from "../shared/StorableText.js"
-import { UsageRecord } from "./Domain.js"
+import { isStorableJson, STORABLE_TEXT_MESSAGE } from "../../shared/StorableText.js"
+import { UsageRecord } from "../Domain.js"
 import { parseTimestamp } from "./Timestamp.js"
 
 export type Column = keyof typeof UsageRecord.fields

@@ -1,0 +1,100 @@
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpRouter,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
+import { Cause, Effect, Exit, Layer, Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import * as Dispatch from "../../src/routing/Dispatch.js"
+
+const Item = Schema.Struct({ id: Schema.String, route: Schema.String, tags: Schema.Array(Schema.String) })
+const Api = HttpApi.make("dispatch").add(
+  HttpApiGroup.make("items")
+    .add(
+      HttpApiEndpoint.get("getItem", "/items/:id")
+        .setPath(Schema.Struct({ id: Schema.String }))
+        .setUrlParams(Schema.Struct({ tag: Schema.optional(Schema.Array(Schema.String)) }))
+        .addSuccess(Item)
+    )
+    // Declared after the parameter route that also fits it: the literal wins, as in the router it replaces.
+    .add(HttpApiEndpoint.get("summary", "/items/summary").addSuccess(Schema.String))
+    .add(HttpApiEndpoint.del("deleteItem", "/items/:id").setPath(Schema.Struct({ id: Schema.String })))
+)
+
+const ItemsLive = HttpApiBuilder.group(Api, "items", (handlers) =>
+  handlers
+    .handle("getItem", ({ path, urlParams }) =>
+      Effect.map(HttpRouter.RouteContext, ({ route }) => ({ id: path.id, route: route.path, tags: urlParams.tag ?? [] })))
+    .handle("summary", () => Effect.succeed("summary"))
+    .handle("deleteItem", () => Effect.void))
+
+const appOf = <A, E>(api: Layer.Layer<HttpApi.Api, E>) =>
+  Effect.runPromiseExit(
+    Dispatch.httpApp.pipe(Effect.provide(Layer.mergeAll(api, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)))
+  ) as Promise<Exit.Exit<A, unknown>>
+
+const serve = async (method: string, url: string) => {
+  const exit = await appOf<Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>, never>(
+    HttpApiBuilder.api(Api).pipe(Layer.provide(ItemsLive))
+  )
+  if (Exit.isFailure(exit)) throw new Error(Cause.pretty(exit.cause))
+  const request = HttpServerRequest.fromWeb(new Request(`http://localhost${url}`, { method }))
+  return Effect.runPromiseExit(Effect.scoped(Effect.provideService(exit.value, HttpServerRequest.HttpServerRequest, request)))
+}
+
+const body = (exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>) => {
+  if (Exit.isFailure(exit)) throw new Error(Cause.pretty(exit.cause))
+  const response = exit.value
+  return { status: response.status, json: response.body._tag === "Uint8Array" ? JSON.parse(new TextDecoder().decode(response.body.body)) : undefined }
+}
+
+describe("Dispatch", () => {
+  it("runs the endpoint's handler with its decoded path and query, and the route in the context", async () => {
+    expect(body(await serve("GET", "/items/a%20b?tag=x&tag=y"))).toEqual({
+      status: 200,
+      json: { id: "a b", route: "/items/:id", tags: ["x", "y"] }
+    })
+    // One value for an array parameter is still an array (the platform's normalisation).
+    expect(body(await serve("GET", "/items/7?tag=x")).json).toEqual({ id: "7", route: "/items/:id", tags: ["x"] })
+  })
+
+  it("prefers a literal segment to a parameter among overlapping routes, and chooses by method", async () => {
+    expect(body(await serve("GET", "/items/summary")).json).toBe("summary")
+    expect(body(await serve("DELETE", "/items/7")).status).toBe(204)
+  })
+
+  it("serves HEAD with the GET route", async () => {
+    expect(body(await serve("HEAD", "/items/7")).status).toBe(200)
+  })
+
+  it("fails with RouteNotFound for what the table does not route", async () => {
+    for (const [method, url] of [["GET", "/nothing"], ["POST", "/items/7"], ["GET", "/items/7/"]] as const) {
+      const exit = await serve(method, url)
+      expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause).pipe((failure) =>
+        failure._tag === "Some" && failure.value instanceof HttpServerError.RouteNotFound
+      )).toBe(true)
+    }
+  })
+
+  it("refuses to start with an API-level middleware, which it would not run", async () => {
+    class Marker extends HttpApiMiddleware.Tag<Marker>()("Marker") {}
+    const WithMiddleware = Api.middleware(Marker)
+    const exit = await appOf(
+      HttpApiBuilder.api(WithMiddleware).pipe(
+        Layer.provide(HttpApiBuilder.group(WithMiddleware, "items", (handlers) =>
+          handlers
+            .handle("getItem", ({ path }) => Effect.succeed({ id: path.id, route: "", tags: [] }))
+            .handle("summary", () => Effect.succeed("summary"))
+            .handle("deleteItem", () => Effect.void))),
+        Layer.provide(Layer.succeed(Marker, Effect.void))
+      )
+    )
+    expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toContain("API-level HttpApi middlewares")
+  })
+})
