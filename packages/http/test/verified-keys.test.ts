@@ -9,8 +9,7 @@
 /** The longest a revocation may take to reach another instance. */
 const VERIFIED_KEY_MAX_AGE = Duration.seconds(5)
 import { HttpServer } from "@effect/platform"
-import { CredentialChanges, IdentityRepo } from "@costline/core"
-import { contractSecrets } from "@costline/store-contract"
+import { contractSecrets, countKeyReads, credentialStamp } from "@costline/store-contract"
 import { serve } from "@costline/http"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
@@ -57,25 +56,12 @@ const heldWithin = (condition: () => boolean, within: Duration.DurationInput) =>
 /** A store whose key lookups (`ApiKeysRepo.findByHash`) are counted, and its credential stamp. */
 const countedStore = (store: Layer.Layer<any, unknown>) =>
   Effect.gen(function*() {
-    let reads = 0
-    const counted = Layer.effect(
-      IdentityRepo.ApiKeysRepo,
-      Effect.map(IdentityRepo.ApiKeysRepo, (repo) =>
-        IdentityRepo.ApiKeysRepo.of({
-          ...repo,
-          findByHash: (hash) =>
-            Effect.suspend(() => {
-              reads++
-              return repo.findByHash(hash)
-            })
-        }))
-    ).pipe(Layer.provide(store))
-    const context = yield* Layer.build(Layer.merge(store, counted))
-    const changes = Context.getOption(context as Context.Context<never>, CredentialChanges.CredentialChanges)
+    const counted = countKeyReads(store)
+    const context = yield* Layer.build(Layer.merge(store, counted.layer))
     return {
       layer: Layer.succeedContext(context),
-      reads: () => reads,
-      stamp: () => (changes._tag === "Some" ? changes.value.stamp() : undefined)
+      reads: counted.reads,
+      stamp: credentialStamp(context as Context.Context<never>)
     }
   })
 

@@ -4,9 +4,9 @@
  * watcher is not connected nothing is reused, and its reconnection drops what was kept before;
  * closing the store never waits on a server that is gone.
  */
-import { Actor, ApiKeys, Auth, Core, CredentialChanges, IdentityRepo } from "@costline/core"
+import { Actor, ApiKeys, Auth, Core } from "@costline/core"
 import type { Identity } from "@costline/core"
-import { freshOrganization } from "@costline/store-contract"
+import { countKeyReads, credentialStamp, freshOrganization } from "@costline/store-contract"
 import { PgStore } from "@costline/store-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { expect, it } from "@effect/vitest"
@@ -43,25 +43,12 @@ const untilAnswered = <E, R>(what: string, condition: Effect.Effect<boolean, E, 
 /** Core over a Postgres store whose key lookups are counted. */
 const instance = (options: Omit<PgStore.PgStoreOptions, "url"> & { readonly url?: string } = {}) =>
   Effect.gen(function*() {
-    let reads = 0
     const store = PgStore.layer({ url, ...options })
-    const counted = Layer.effect(
-      IdentityRepo.ApiKeysRepo,
-      Effect.map(IdentityRepo.ApiKeysRepo, (repo) =>
-        IdentityRepo.ApiKeysRepo.of({
-          ...repo,
-          findByHash: (hash) =>
-            Effect.suspend(() => {
-              reads++
-              return repo.findByHash(hash)
-            })
-        }))
-    ).pipe(Layer.provide(store))
-    const context = yield* Layer.build(Core.layer.pipe(Layer.provideMerge(Layer.merge(store, counted))))
-    const changes = Context.getOption(context, CredentialChanges.CredentialChanges)
+    const counted = countKeyReads(store)
+    const context = yield* Layer.build(Core.layer.pipe(Layer.provideMerge(Layer.merge(store, counted.layer))))
     return {
-      reads: () => reads,
-      stamp: () => (changes._tag === "Some" ? changes.value.stamp() : undefined),
+      reads: counted.reads,
+      stamp: credentialStamp(context as Context.Context<never>),
       run: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, context)
     }
   })

@@ -3,8 +3,8 @@
  * from the store once and reused while nothing is committed to the file, by this connection or
  * another one, and for at most VERIFIED_KEY_MAX_AGE; expiry is checked on every request.
  */
-import { Actor, ApiKeys, Auth, Core, CredentialChanges, IdentityRepo } from "@costline/core"
-import { freshOrganization } from "@costline/store-contract"
+import { Actor, ApiKeys, Auth, Core, CredentialChanges } from "@costline/core"
+import { countKeyReads, freshOrganization } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { expect, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Layer, TestClock } from "effect"
@@ -17,22 +17,11 @@ const bearer = (token: string) => `Bearer ${token}`
 /** Core over a store whose key lookups are counted. */
 const instance = (filename: string) =>
   Effect.gen(function*() {
-    let reads = 0
     const store = SqliteStore.layer({ filename })
-    const counted = Layer.effect(
-      IdentityRepo.ApiKeysRepo,
-      Effect.map(IdentityRepo.ApiKeysRepo, (repo) =>
-        IdentityRepo.ApiKeysRepo.of({
-          ...repo,
-          findByHash: (hash) => Effect.suspend(() => {
-            reads++
-            return repo.findByHash(hash)
-          })
-        }))
-    ).pipe(Layer.provide(store))
-    const context = yield* Layer.build(Core.layer.pipe(Layer.provideMerge(Layer.merge(store, counted))))
+    const counted = countKeyReads(store)
+    const context = yield* Layer.build(Core.layer.pipe(Layer.provideMerge(Layer.merge(store, counted.layer))))
     return {
-      reads: () => reads,
+      reads: counted.reads,
       run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof Core.layer>>) => Effect.provide(effect, context)
     }
   })
