@@ -178,9 +178,11 @@ layer(makeTestServer(), { excludeTestServices: true })("warehouse accounts", (it
       const tenant = yield* seedTenant
       // `/api/dw-accounts/teams/credentials` fits both; the literal `dw-accounts` wins, as in the
       // platform router, though the teams route is declared first. The teams route would answer
-      // 403 (the key's organization is not `dw-accounts`); the credentials route rejects the body.
+      // 403 (the key's organization is not `dw-accounts`); the credentials route rejects the body,
+      // and its error names the credentials' field (one route rule for serving and describing).
       const reply = yield* call("PUT", "/api/dw-accounts/teams/credentials", { token: tenant.adminKey, json: {} })
       expect(reply.status).toBe(422)
+      expect(reply.body.detail.map((issue: { readonly loc: ReadonlyArray<string> }) => issue.loc)).toEqual([["body", "private_key"]])
     }))
 
   it.effect("an echoed value longer than 1,024 characters of JSON is left out of v1 input and v2 messages", () =>

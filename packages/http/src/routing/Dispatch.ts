@@ -4,7 +4,7 @@
  * dispatched through costline's own route table instead of the platform router. The pipeline has
  * already walked the table for this request (canonical path, storable input, 405), so dispatch is
  * the table's remembered walk (with the router's preference of a literal segment over a
- * parameter, `RouteTable.dispatchMatch`): no second router (find-my-way: its URL sanitising, decoding and
+ * parameter, `RouteTable.match`): no second router (find-my-way: its URL sanitising, decoding and
  * trie), and no per-request composition. Each route's handler is wrapped once, when the app is made.
  */
 import { HttpApi, HttpApiBuilder, type HttpApp, HttpRouter, HttpServerError, HttpServerRequest } from "@effect/platform"
@@ -64,7 +64,7 @@ export const httpApp: Effect.Effect<
   const dispatch = Effect.withFiberRuntime<unknown, unknown, unknown>((fiber: Fiber.RuntimeFiber<unknown, unknown>) => {
     const context = fiber.currentContext
     const request = Context.unsafeGet(context, HttpServerRequest.HttpServerRequest)
-    const matched = RouteTable.dispatchMatch(table, request.method, request.url)
+    const matched = RouteTable.match(table, request.method, request.url)
     const target = Option.isSome(matched) ? dispatched.get(matched.value.route) : undefined
     if (target === undefined || Option.isNone(matched)) return Effect.fail(new HttpServerError.RouteNotFound({ request }))
     const span = Context.getOption(context, Tracer.ParentSpan)

@@ -130,9 +130,23 @@ export const forApi = (api: HttpApi.HttpApi.Any): RouteTable => {
 }
 
 /**
- * Every route whose path matches these segments, in declaration order. A segment may match a
+ * Whether `a` is tried before `b` when both fit a path (same length): a literal segment beats a
+ * parameter at the first segment where they differ, as in the platform router (find-my-way);
+ * otherwise the one declared first.
+ */
+const precedes = (a: { readonly order: number; readonly route: Route }, b: { readonly order: number; readonly route: Route }): number => {
+  for (let index = 0; index < a.route.segments.length; index++) {
+    const literalA = "literal" in a.route.segments[index]!
+    if (literalA !== "literal" in b.route.segments[index]!) return literalA ? -1 : 1
+  }
+  return a.order - b.order
+}
+
+/**
+ * Every route whose path matches these segments, the most specific first. A segment may match a
  * literal and a parameter both (`/v2/insights/summary` and `/v2/insights/:id`), so both branches
- * are walked; the order then decides, as it did when the table was scanned route by route.
+ * are walked; the literal then wins, whatever the declaration order: one rule for serving a
+ * request and for describing it (errors, access log, deprecation headers).
  */
 const lookup = (table: RouteTable, parts: ReadonlyArray<string>): ReadonlyArray<Route> => {
   const found: Array<{ readonly order: number; readonly route: Route }> = []
@@ -146,7 +160,7 @@ const lookup = (table: RouteTable, parts: ReadonlyArray<string>): ReadonlyArray<
     if (at.param !== undefined) walk(at.param, index + 1)
   }
   walk(table.root, 0)
-  if (found.length > 1) found.sort((a, b) => a.order - b.order)
+  if (found.length > 1) found.sort(precedes)
   return found.map((end) => end.route)
 }
 
@@ -196,37 +210,6 @@ export const match = (table: RouteTable, method: string, path: string): Option.O
   const found = Option.isNone(exact) && method === "HEAD" ? find(routes, "GET", parts) : exact
   table.memo.match = { method, url: path, found }
   return found
-}
-
-/** Whether `a` is preferred to `b` by the router's rule: a literal beats a parameter at the first segment where they differ. */
-const moreSpecific = (a: Route, b: Route): boolean => {
-  for (let index = 0; index < a.segments.length; index++) {
-    const literalA = "literal" in a.segments[index]!
-    if (literalA !== "literal" in b.segments[index]!) return literalA
-  }
-  return false
-}
-
-/**
- * The route a request is dispatched to (`Dispatch.ts`): as `match`, except that where several
- * routes of one method fit the path, a literal segment wins over a parameter, as in the platform
- * router it replaces (find-my-way), whatever the declaration order. Only paths that overlap that
- * way differ from `match`; otherwise its remembered answer is reused.
- */
-export const dispatchMatch = (table: RouteTable, method: string, path: string): Option.Option<Match> => {
-  const { parts, routes } = walked(table, path)
-  if (parts === undefined) return Option.none()
-  const pick = (wanted: string) => {
-    let best: Route | undefined
-    for (const route of routes) {
-      if (route.method === wanted && (best === undefined || moreSpecific(route, best))) best = route
-    }
-    return best
-  }
-  const route = pick(method) ?? (method === "HEAD" ? pick("GET") : undefined)
-  if (route === undefined) return Option.none()
-  const found = match(table, method, path)
-  return Option.isSome(found) && found.value.route === route ? found : Option.some({ route, params: paramsOf(route, parts) })
 }
 
 /** Every method some route accepts at this path; HEAD whenever GET, as the router serves it. */

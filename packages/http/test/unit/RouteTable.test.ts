@@ -86,7 +86,7 @@ describe("RouteTable", () => {
 
 describe("RouteTable where a literal and a parameter both fit a segment", () => {
   const action = HttpApiSchema.param("id", Schema.String)
-  // Declared parameter first for GET, literal first for POST: the declaration order decides, as in a scan.
+  // Declared parameter first for GET, literal first for POST: the literal wins either way, as in the router.
   const overlapping = RouteTable.fromApi(
     HttpApi.make("overlap").add(
       HttpApiGroup.make("things")
@@ -100,8 +100,9 @@ describe("RouteTable where a literal and a parameter both fit a segment", () => 
   const name = (method: string, path: string) =>
     Option.map(RouteTable.match(overlapping, method, path), ({ params, route }) => ({ name: route.endpoint.name, params }))
 
-  it("picks the route declared first, and lists every method of either", () => {
-    expect(name("GET", "/things/summary")).toEqual(Option.some({ name: "byId", params: { id: "summary" } }))
+  it("picks the literal over the parameter whatever the declaration order, and lists every method of either", () => {
+    expect(name("GET", "/things/summary")).toEqual(Option.some({ name: "summary", params: {} }))
+    expect(name("GET", "/things/7")).toEqual(Option.some({ name: "byId", params: { id: "7" } }))
     expect(name("POST", "/things/query")).toEqual(Option.some({ name: "query", params: {} }))
     expect(name("POST", "/things/7")).toEqual(Option.some({ name: "act", params: { id: "7" } }))
     expect(name("DELETE", "/things/7/notes/n%2F1")).toEqual(Option.some({ name: "forget", params: { id: "7", note: "n/1" } }))
