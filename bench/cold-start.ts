@@ -10,13 +10,15 @@
  *   npx vite-node bench/cold-start.ts -- --rounds 5
  *   npx vite-node bench/cold-start.ts -- --rounds 5 --no-compile-cache   # NODE_DISABLE_COMPILE_CACHE=1
  *   npx vite-node bench/cold-start.ts -- --rounds 1 --cpu-prof /tmp/prof  # a V8 CPU profile of one start
+ *   npx vite-node bench/cold-start.ts -- --rounds 5 --store postgres       # on Postgres (COSTLINE_BENCH_PG_URL or embedded)
  */
-import { mkdirSync } from "node:fs"
-import { resolve } from "node:path"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { ORGANIZATION, seed } from "./lib/Seed.js"
 import { startServer } from "./lib/Servers.js"
-import { sqliteTarget } from "./lib/Stores.js"
+import { postgresTarget, sqliteTarget } from "./lib/Stores.js"
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
@@ -26,7 +28,8 @@ const { values: flags } = parseArgs({
     costline: { type: "string", multiple: true },
     "no-compile-cache": { type: "boolean", default: false },
     "cpu-prof": { type: "string" },
-    insights: { type: "string", default: "2000" }
+    insights: { type: "string", default: "2000" },
+    store: { type: "string", default: "sqlite" }
   }
 })
 
@@ -36,7 +39,11 @@ const median = (values: ReadonlyArray<number>) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
-const target = sqliteTarget()
+if (flags.store !== "sqlite" && flags.store !== "postgres") throw new Error(`--store: sqlite or postgres, not ${flags.store}`)
+const target = flags.store === "sqlite" ? sqliteTarget() : await postgresTarget()
+// One working directory for every start, as a restarted server has: costline keeps its development
+// secret key there, and a database whose secrets one key sealed refuses another.
+const cwd = mkdtempSync(join(tmpdir(), "costline-cold-start-"))
 try {
   const seeded = await seed(target, { auditRecords: 2_000, insights: Number(flags.insights), usageRecords: 0 })
   const headers = { authorization: `Bearer ${seeded.token}`, "x-tenant-id": ORGANIZATION }
@@ -53,6 +60,7 @@ try {
       const server = await startServer(kind, {
         databaseUrl: target.url,
         probe,
+        cwd,
         node: flags.node,
         costline: run.build,
         ...(flags["no-compile-cache"] ? { env: { NODE_DISABLE_COMPILE_CACHE: "1" } } : {}),
@@ -72,5 +80,6 @@ try {
     console.log(`${name}\n  cold start ms: median ${median(figure.ms).toFixed(0)} (${show(figure.ms)})\n  CPU ms: median ${median(figure.cpu).toFixed(0)} (${show(figure.cpu)})\n  RSS at first answer MB: median ${median(figure.rss).toFixed(0)} (${show(figure.rss)})`)
   }
 } finally {
+  rmSync(cwd, { recursive: true, force: true })
   await target.dispose()
 }
