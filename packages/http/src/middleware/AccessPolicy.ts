@@ -4,12 +4,13 @@
  * gets 403 before anything about the request is validated or looked up. A refused write is
  * audited with `status: failure` (core `Authorization`), naming the record and what was asked.
  */
-import { HttpApi, type HttpApiEndpoint, HttpRouter, HttpServerRequest } from "@effect/platform"
+import { type HttpApi, HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Authorization, Permissions } from "@costline/core"
 import type { Errors, Identity } from "@costline/core"
 import { Context, Effect, Option, Predicate, Schema } from "effect"
 import { type RouteAccess, Requires } from "../api/Access.js"
 import { readJsonBody } from "../errors/DecodeFailure.js"
+import * as RouteTable from "../routing/RouteTable.js"
 
 /** An endpoint of the API with what it declares. */
 export interface DeclaredRoute {
@@ -22,22 +23,13 @@ export interface DeclaredRoute {
 const keyOf = (method: string, path: string) => `${method} ${path}`
 
 /** Every endpoint of `api` with its declaration; an endpoint's own annotation, never its group's. */
-export const declaredRoutes = (api: HttpApi.HttpApi.Any): ReadonlyArray<DeclaredRoute> => {
-  const routes: Array<DeclaredRoute> = []
-  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
-      const declared = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-      routes.push({
-        method: declared.method,
-        path: declared.path,
-        access: Context.getOption(declared.annotations, Requires),
-        payload: declared.payloadSchema
-      })
-    }
-  })
-  return routes
-}
+export const declaredRoutes = (api: HttpApi.HttpApi.Any): ReadonlyArray<DeclaredRoute> =>
+  RouteTable.forApi(api).routes.map(({ endpoint }) => ({
+    method: endpoint.method,
+    path: endpoint.path,
+    access: Context.getOption(endpoint.annotations, Requires),
+    payload: endpoint.payloadSchema
+  }))
 
 /** The request body in the endpoint's canonical form, if the endpoint would accept it; else nothing. */
 const acceptedBody = (payload: DeclaredRoute["payload"]) =>

@@ -72,15 +72,19 @@ const keyOf = (method: string, path: string) => `${method} ${path}`
 
 /** Fails with ValidationFailed when the request carries input its route does not declare. */
 export const make = (api: HttpApi.HttpApi.Any) => {
-  const routes = new Map(
-    RouteTable.fromApi(api).routes.map((route) => [keyOf(route.method, route.path), { route, names: parameterNames(route) }])
-  )
+  const routes = new Map(RouteTable.forApi(api).routes.map((route) => [keyOf(route.method, route.path), route]))
+  // A route's names are read on its first request, not for every route at start.
+  const namesByRoute = new Map<RouteTable.Route, ReadonlySet<string> | undefined>()
+  const namesOfRoute = (route: RouteTable.Route) => {
+    if (!namesByRoute.has(route)) namesByRoute.set(route, parameterNames(route))
+    return namesByRoute.get(route)
+  }
   return Effect.gen(function*() {
     const { route: served } = yield* HttpRouter.RouteContext
     const request = yield* HttpServerRequest.HttpServerRequest
-    const declared = routes.get(keyOf(served.method, served.path))
-    if (declared === undefined) return
-    const { names, route } = declared
+    const route = routes.get(keyOf(served.method, served.path))
+    if (route === undefined) return
+    const names = namesOfRoute(route)
     const queryAt = request.url.indexOf("?")
     const unknown = names === undefined || queryAt === -1
       ? []

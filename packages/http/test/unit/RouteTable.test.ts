@@ -2,6 +2,7 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/p
 import { describe, expect, it } from "@effect/vitest"
 import { Context, FastCheck as fc, Option, Schema } from "effect"
 
+import { CostlineApi } from "../../src/api/Api.js"
 import * as RouteTable from "../../src/routing/RouteTable.js"
 
 class Note extends Context.Tag("test/Note")<Note, string>() {}
@@ -108,5 +109,19 @@ describe("RouteTable where a literal and a parameter both fit a segment", () => 
     expect(name("DELETE", "/things/7/notes/n%2F1")).toEqual(Option.some({ name: "forget", params: { id: "7", note: "n/1" } }))
     expect(RouteTable.allowedMethods(overlapping, "/things/query")).toEqual(["GET", "HEAD", "POST"])
     expect(RouteTable.isKnownPath(overlapping, "/things/7/notes")).toBe(false)
+  })
+})
+
+describe("RouteTable.endpoints", () => {
+  it("walks the API's endpoints as HttpApi.reflect does: same endpoints, order, groups and merged annotations", () => {
+    const reflected: Array<unknown> = []
+    HttpApi.reflect(CostlineApi, {
+      onGroup: () => {},
+      onEndpoint: ({ endpoint, group, mergedAnnotations }) => reflected.push({ endpoint, group, annotations: mergedAnnotations.unsafeMap })
+    })
+    const walked = RouteTable.endpoints(CostlineApi).map(({ endpoint, group, mergedAnnotations }) => ({ endpoint, group, annotations: mergedAnnotations.unsafeMap }))
+    expect(walked.length).toBeGreaterThan(50)
+    expect(walked).toStrictEqual(reflected)
+    expect(RouteTable.fromApi(CostlineApi).routes.map(({ annotations }) => annotations.unsafeMap)).toStrictEqual(walked.map(({ annotations }) => annotations))
   })
 })
