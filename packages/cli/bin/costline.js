@@ -30,4 +30,4 @@ if (process.argv[2] === "ingest" && process.argv[3] === "dw") {
 // start's CPU. In $NODE_COMPILE_CACHE, else <tmpdir>/node-compile-cache; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 const { enableCompileCache } = await import("node:module")
 enableCompileCache?.()
-await import("../dist/costline.mjs")
+await import("../dist/bundle/costline.mjs")

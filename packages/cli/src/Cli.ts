@@ -15,9 +15,10 @@ import { serve } from "./commands/serve.js"
 import { usage } from "./commands/usage.js"
 import { sessions } from "./commands/sessions.js"
 import { users } from "./commands/users.js"
+import { ROOT } from "./Root.js"
 
-export const root = Command.make("costline").pipe(
+export const root = Command.make(ROOT.name).pipe(
   Command.withSubcommands([serve, migrate, orgs, keys, sessions, users, invitations, orgCommand, dwAccounts, secrets, usage, insights, ingest, audit, seed])
 )
 
-export const run = Command.run(root, { name: "costline", version: "0.1.0" })
+export const run = Command.run(root, ROOT)

@@ -2,12 +2,10 @@
  * `--database` URLs: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. Default from
  * COSTLINE_DATABASE_URL, else `sqlite:.costline/costline.db`.
  */
-import { PgStore } from "@costline/store-pg"
-import { SqliteStore } from "@costline/store-sqlite"
 import type { Core, Errors } from "@costline/core"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import type { MigrationFailed } from "@costline/store-sql"
-import { Either, type Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 
@@ -45,14 +43,26 @@ export const resolveDatabaseUrl = (flag: string | undefined): string =>
  */
 export type StoreLayer = Layer.Layer<SqlClient | Core.Repositories, MigrationFailed | Errors.StoreUnavailable>
 
-/** The store layer for a database; creates the SQLite file's folder on first use. */
+/**
+ * The store layer for a database; creates the SQLite file's folder on first use. Each store (and
+ * its driver: pg, or the SQLite addon) is loaded only when a command opens one of its kind, so a
+ * SQLite server never evaluates the Postgres stack and the other way round (docs/decisions.md).
+ */
 export const storeLayer = (database: Database, options: { readonly migrate?: boolean } = {}): StoreLayer => {
   if (database._tag === "postgres") {
     // Off behind a pooler that cannot LISTEN (pgbouncer in transaction mode): see docs/operations.md.
     const verifiedKeyCache = process.env.COSTLINE_KEY_CACHE !== "off"
-    return PgStore.layer({ url: database.url, migrate: options.migrate ?? true, verifiedKeyCache })
+    return Layer.unwrapEffect(
+      Effect.map(
+        Effect.promise(() => import("@costline/store-pg")),
+        ({ PgStore }) => PgStore.layer({ url: database.url, migrate: options.migrate ?? true, verifiedKeyCache })
+      )
+    )
   }
-  if (database.filename !== ":memory:") mkdirSync(dirname(database.filename), { recursive: true })
-  return SqliteStore.layer({ filename: database.filename, migrate: options.migrate ?? true })
+  return Layer.unwrapEffect(
+    Effect.map(Effect.promise(() => import("@costline/store-sqlite")), ({ SqliteStore }) => {
+      if (database.filename !== ":memory:") mkdirSync(dirname(database.filename), { recursive: true })
+      return SqliteStore.layer({ filename: database.filename, migrate: options.migrate ?? true })
+    })
+  )
 }
-

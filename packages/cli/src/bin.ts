@@ -4,7 +4,6 @@ import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, ConfigError, Console, Effect, Either, ParseResult } from "effect"
 import { describeDatabase, parseDatabaseUrl, resolveDatabaseUrl } from "./Database.js"
-import { run } from "./Cli.js"
 import { commandPathOf, isHelp, mendHelp } from "./HelpText.js"
 
 const messageOf = (error: object): string => String((error as { message?: unknown }).message ?? "")
@@ -84,6 +83,20 @@ const presented = (console: Console.Console): Console.Console => ({
     error: (...args) => console.unsafe.error(...args.map(present))
   }
 })
+
+/**
+ * The command tree a run needs: `serve` alone when a server starts (its start then loads none of
+ * the other commands, nor what only they use), else the whole tree. Help, version, wizard and
+ * completions always get the whole tree, so they read the same whichever way they are asked.
+ */
+const BUILT_IN = new Set(["--help", "-h", "--version", "--wizard", "--completions"])
+const servesOnly = (argv: ReadonlyArray<string>) =>
+  argv[2] === "serve" && !argv.slice(3).some((arg) => BUILT_IN.has(arg.split("=", 1)[0]!))
+const run = (argv: ReadonlyArray<string>) =>
+  Effect.flatMap(
+    Effect.promise(() => servesOnly(argv) ? import("./ServeCli.js") : import("./Cli.js")),
+    (cli) => cli.run(argv)
+  )
 
 const program = Console.consoleWith((console) => run(process.argv).pipe(Effect.withConsole(presented(console)))).pipe(
   Effect.catchAllCause((cause) => {
