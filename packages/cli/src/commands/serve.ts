@@ -7,7 +7,6 @@ import { dirname, join } from "node:path"
 import { describeDatabase, storeLayer } from "../Database.js"
 import { coreLayer, database, resolveDatabase } from "../Options.js"
 import { checkedSecrets } from "../SecretKeys.js"
-import { seedOrganization } from "../Seed.js"
 import { metricsServer } from "../MetricsServer.js"
 import { edgeOptions, environmentPort, observabilityOptions, tracingOptions } from "../ServeConfig.js"
 
@@ -51,6 +50,8 @@ const demoKey = (database: string) =>
       )
       if (works) return kept
     }
+    // The demo data (its insights are built when their module loads) only for `--demo`.
+    const { seedOrganization } = yield* Effect.promise(() => import("../Seed.js"))
     const { token } = yield* seedOrganization(DEMO_ORG, "npm-start")
     mkdirSync(dirname(DEMO_KEY_FILE), { recursive: true })
     const keys = { ...keptKeys(), [database]: token }
