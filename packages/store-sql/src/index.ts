@@ -4,7 +4,6 @@
  * their migrations.
  */
 export * as Columns from "./Columns.js"
-export { copyText } from "./PgCopy.js"
 export { makeStoreLayer, SqlRepositoriesLive, type StoreParts } from "./Layers.js"
 export { type Exclusively, MigrationFailed, type Migrations, MIGRATIONS_TABLE, runMigrations } from "./Migrations.js"
 export { type AuditOrdering, SqlDialect, type SqlFailure, type SqlValue } from "./SqlDialect.js"

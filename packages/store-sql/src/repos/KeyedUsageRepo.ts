@@ -17,13 +17,14 @@
  * whole table each time (docs/performance.md, "Cost-intelligence ingestion at scale").
  */
 import { Errors, KeyedUsageRepo } from "@costline/core"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer } from "effect"
 import { isoText } from "../Columns.js"
-import { copyText } from "../PgCopy.js"
+import { copyEscape } from "../PgCopy.js"
 import type { SqlValue } from "../SqlDialect.js"
 import { RepoContext } from "./RepoContext.js"
 import { leaveLockFree as lockGap, ROWS_PER_DISCARD } from "./Staging.js"
-import { USAGE_COLUMNS, usageValues } from "./UsageRecordsRepo.js"
+import { USAGE_COLUMNS, usageCopyText, usageValues } from "./UsageRecordsRepo.js"
 
 /** SQLite: rows per multi-row INSERT (25 parameters a row), far below its 32,766 parameters. */
 const SQLITE_ROWS_PER_INSERT = 500
@@ -59,10 +60,24 @@ export const make = Effect.gen(function*() {
   const keyed = dialect.boolean(true)
   const copyIn = dialect.copyIn
 
+  /**
+   * Postgres: this transaction's commit does not wait for its WAL to reach the disk. What a
+   * staging transaction writes is invisible until `publish`, whose commit does wait, and WAL is
+   * flushed in order: once the publication is durable, so is everything staged before it; a crash
+   * before then loses at most staged batches of an ingestion that was never published (discarded
+   * as stale later). See docs/decisions.md.
+   */
+  const asynchronousCommit: Effect.Effect<void, SqlError> = copyIn === undefined
+    ? Effect.void
+    : Effect.asVoid(sql`SET LOCAL synchronous_commit = off`)
+
   /** Renews the heartbeat of a pending ingestion; Conflict when it is no longer pending. */
   const alive = (ingestionId: string, now: Date) =>
-    sql`UPDATE usage_imports SET heartbeat_at = ${isoText(now)} WHERE id = ${ingestionId} RETURNING id`.pipe(
-      Effect.filterOrFail((rows) => rows.length > 0, () => notPending(ingestionId))
+    Effect.zipRight(
+      asynchronousCommit,
+      sql`UPDATE usage_imports SET heartbeat_at = ${isoText(now)} WHERE id = ${ingestionId} RETURNING id`.pipe(
+        Effect.filterOrFail((rows) => rows.length > 0, () => notPending(ingestionId))
+      )
     )
 
   /**
@@ -126,6 +141,18 @@ export const make = Effect.gen(function*() {
                        AND source_key IN (SELECT value FROM json_each(${JSON.stringify(rows.map((row) => row.key))}))
                        AND replaced_by IS NULL AND (import_id IS NULL OR import_id <> ${ingestionId})`
         }
+        if (copyIn !== undefined) {
+          // Postgres: the batch as COPY text, a line a row, written straight from the records.
+          const organization = copyEscape(organizationId)
+          const ingestion = copyEscape(ingestionId)
+          const lines: Array<string> = new Array(rows.length + 1)
+          for (let i = 0; i < rows.length; i++) {
+            const row = rows[i]!
+            lines[i] = `${organization}\t${usageCopyText(row.record)}\t${copyEscape(row.key)}\t${ingestion}`
+          }
+          lines[rows.length] = ""
+          return yield* copyIn(PG_COPY, lines.join("\n"))
+        }
         // The rows' values in one flat array, row after row: no object per row.
         const values: Array<SqlValue> = []
         for (const row of rows) {
@@ -135,7 +162,7 @@ export const make = Effect.gen(function*() {
         }
         const width = COLUMNS.length
         yield* sql.onDialectOrElse({
-          pg: () => copyIn === undefined ? Effect.dieMessage("the Postgres dialect has no COPY") : copyIn(PG_COPY, copyText(values, width)),
+          pg: () => Effect.dieMessage("the Postgres dialect has no COPY"),
           orElse: () =>
             Effect.forEach(
               Array.from({ length: Math.ceil(rows.length / SQLITE_ROWS_PER_INSERT) }, (_, i) => i * SQLITE_ROWS_PER_INSERT),
