@@ -155,7 +155,7 @@ export const usageCopyText = (record: Usage.UsageRecord): string => {
     else {
       switch (FIELD_KINDS[i]) {
         case "timestamp":
-          text = (value as Date).toISOString()
+          text = isoText(value as Date)
           break
         case "number":
           text = String(value)
