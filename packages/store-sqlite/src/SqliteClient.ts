@@ -12,9 +12,8 @@
  *   synchronous step as its execution, so none slips in between.
  * - **Prepared statements in a `Map`** (least recently used evicted past `CACHE_SIZE`) instead of
  *   an `effect/Cache` lookup (fibers, deferreds and a clock read per statement).
- * - **Reads run straight on the connection while tracing is off** (`runStatement`, store-sql's
- *   `StatementRunner`): no `sql.execute` span and no scope to acquire a connection that is
- *   always at hand.
+ * - **Its acquirer outside a transaction needs no scope** (the connection is always at hand), so
+ *   reads can run through store-sql's `StatementRunner.unscoped`.
  *
  * Waiting for *another process's* write lock is not done here: the connection never waits
  * (`busy_timeout = 0`) and SqliteTransactor retries BEGIN IMMEDIATE asynchronously.
@@ -25,8 +24,7 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import Sqlite from "better-sqlite3"
-import type { StatementRunner } from "@costline/store-sql"
-import { Context, Effect, FiberRef, Option, type Scope, Stream } from "effect"
+import { Context, Effect, type Scope, Stream } from "effect"
 
 /** Distinct statement texts kept prepared (as `@effect/sql-sqlite-node`'s default). */
 export const CACHE_SIZE = 200
@@ -144,26 +142,7 @@ export interface SqliteClient extends Client.SqlClient {
    * `undefined` when SQLite cannot answer.
    */
   readonly changeStamp: () => number | undefined
-  /** Runs a statement on the connection the fiber would get (its transaction's, else the shared one). */
-  readonly runStatement: StatementRunner.Run
 }
-
-/**
- * `statement` run on `shared`, or on the connection of the fiber's transaction, as `@effect/sql`
- * would choose it; through `@effect/sql` when tracing is on (its span) or a statement transformer
- * is set. The client has no row transforms, so none is applied.
- */
-const makeRunStatement = (shared: Connection): StatementRunner.Run => (statement) =>
-  Statement.isFragment(statement)
-    ? Effect.withFiberRuntime((fiber) => {
-      if (fiber.getFiberRef(FiberRef.currentTracerEnabled) || Option.isSome(fiber.getFiberRef(Statement.currentTransformer))) {
-        return statement
-      }
-      const transaction = Context.getOption(fiber.currentContext, Client.TransactionConnection)
-      const [sql, params] = (statement as unknown as Statement.Statement<unknown>).compile()
-      return (Option.isSome(transaction) ? transaction.value[0] : shared).execute(sql, params, undefined)
-    })
-    : statement
 
 /** See `SqliteClient.changeStamp`. */
 const makeChangeStamp = (db: Sqlite) => {
@@ -224,5 +203,5 @@ export const make = (options: SqliteClientOptions): Effect.Effect<SqliteClient, 
       compiler: Statement.makeCompilerSqlite(),
       spanAttributes: [["db.system.name", "sqlite"]]
     })
-    return Object.assign(client, { changeStamp: changes.stamp, runStatement: makeRunStatement(shared) })
+    return Object.assign(client, { changeStamp: changes.stamp })
   })

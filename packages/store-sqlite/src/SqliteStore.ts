@@ -47,7 +47,7 @@ const client = (options: SqliteStoreOptions) =>
       // Reads run straight on the connection while tracing is off (store-sql's StatementRunner).
       return Context.make(SqlClient, sql).pipe(
         Context.add(CredentialChanges.CredentialChanges, CredentialChanges.CredentialChanges.of({ stamp: sql.changeStamp })),
-        Context.add(StatementRunner.StatementRunner, { run: sql.runStatement })
+        Context.add(StatementRunner.StatementRunner, { run: StatementRunner.unscoped })
       )
     })
   ).pipe(Layer.provide(Reactivity.layer))
