@@ -8,7 +8,7 @@
 import { type HttpApi, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import type { Gcra } from "@costline/core"
-import { Cause, Clock, Context, type Duration, Effect, identity, Option } from "effect"
+import { Cause, type Duration, Effect, identity, Option } from "effect"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import { describe } from "../errors/Describe.js"
 import * as FastApiDetail from "../errors/FastApiDetail.js"
@@ -131,7 +131,7 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
       matched: Option.Option<RouteTable.Match>
     ) =>
       Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse>((fiber) => {
-        const durationMs = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis() - started
+        const durationMs = RequestFiber.currentTimeMillis(fiber) - started
         // The template (`/v2/teams/:team_id`), never the concrete path: ids and emails stay out.
         const route = Option.isSome(matched) ? matched.value.route.path : null
         options.metrics?.request(request.method, route, response.status, durationMs / 1000)
@@ -151,8 +151,8 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
     return (router: HttpApp.Default): HttpApp.Default<never, HttpServerRequest.HttpServerRequest> => {
       const app = edges(router)
       return Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
-        const started = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
-        const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+        const started = RequestFiber.currentTimeMillis(fiber)
+        const request = RequestFiber.requestOf(fiber)
         const requestId = RequestId.fromHeader(request.headers[RequestId.HEADER])
         // One routing pass per request, shared by the deprecation headers and the access log.
         let matched: Option.Option<RouteTable.Match> | undefined

@@ -9,7 +9,27 @@
  * each scoped change is an acquire-use-release that restores the previous value, about 23
  * interpreter steps; a set is one (`bench/cpu.ts --steps`).
  */
-import { Context, type Effect, FiberRef, HashMap } from "effect"
+import { HttpServerRequest } from "@effect/platform"
+import { Clock, Context, Effect, type Fiber, FiberRef, HashMap } from "effect"
+
+type AnyFiber = Fiber.RuntimeFiber<any, any>
+
+/**
+ * The request `fiber` serves, read in the step that asks for it (an `Effect.withFiberRuntime`)
+ * rather than in a step of its own (`yield* HttpServerRequest`: two).
+ */
+export const requestOf = (fiber: AnyFiber): HttpServerRequest.HttpServerRequest =>
+  Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+
+/** `f` of the request the current fiber serves, and of the fiber, in one step. */
+export const withRequest = <A, E, R>(
+  f: (request: HttpServerRequest.HttpServerRequest, fiber: AnyFiber) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.withFiberRuntime<A, E, R | HttpServerRequest.HttpServerRequest>((fiber) => f(requestOf(fiber), fiber))
+
+/** The time on `fiber`'s clock (a `TestClock` in tests), read in the step that asks (`Clock.currentTimeMillis`: three). */
+export const currentTimeMillis = (fiber: AnyFiber): number =>
+  Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
 
 /** Adds `service` to the context of the request's fiber. */
 export const provide = <I, S>(tag: Context.Tag<I, S>, service: NoInfer<S>): Effect.Effect<void> =>
