@@ -11,6 +11,8 @@
  * `--store postgres` runs over a seeded Postgres database instead (`COSTLINE_BENCH_PG_URL`, else an
  * embedded server): every run shares it (patches are not undone between runs).
  *
+ * `--steps` counts interpreter steps per request instead, `--statements` lists the SQL of one request.
+ *
  * `--cpu-prof <dir>` writes each measurement's V8 CPU profile there (open it in Chrome DevTools).
  */
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
@@ -38,7 +40,9 @@ const { values: flags } = parseArgs({
     /** All builds in one process, batches interleaved (`cpu-pair.mjs`): the steadier A/B on a loaded machine. */
     paired: { type: "boolean", default: false },
     /** Instead of CPU time: interpreter steps, FiberRef writes and fibers per request (`steps.mjs`), once per build. */
-    steps: { type: "boolean", default: false }
+    steps: { type: "boolean", default: false },
+    /** Instead of CPU time: the SQL statements of one request (`statements.mjs`), once per build. */
+    statements: { type: "boolean", default: false }
   }
 })
 const roots = (flags.root ?? [join(BENCH, "..")]).map((root) => resolve(root))
@@ -70,7 +74,7 @@ const database = (name: string) => {
   return filename
 }
 const common = {
-  token: seeded.token, organization: ORGANIZATION, insightIds: seeded.insightIds,
+  token: seeded.token, organization: ORGANIZATION, insightIds: seeded.insightIds, teamId: seeded.teamId,
   batch: Number(flags.batch), batches: Number(flags.batches), warmUpSeconds: Number(flags["warm-up-seconds"])
 }
 try {
@@ -79,7 +83,13 @@ try {
       measure("steps.mjs", { ...common, root, scenario, filename: database("run.db") })
     }
   }
-  for (const scenario of flags.paired || flags.steps ? [] : flags.scenarios.split(",")) {
+  for (const scenario of flags.statements ? flags.scenarios.split(",") : []) {
+    for (const root of roots) {
+      measure("statements.mjs", { ...common, root, scenario, filename: database("run.db") })
+    }
+  }
+  const timed = !flags.steps && !flags.statements
+  for (const scenario of !timed || flags.paired ? [] : flags.scenarios.split(",")) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       for (const root of roots) {
         // A copy per run (SQLite): patches change the data, and each run starts from the same file.
@@ -87,7 +97,7 @@ try {
       }
     }
   }
-  for (const scenario of flags.paired && !flags.steps ? flags.scenarios.split(",") : []) {
+  for (const scenario of timed && flags.paired ? flags.scenarios.split(",") : []) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       const filenames = roots.map((_, index) => database(`run-${index}.db`))
       const pair = measure("cpu-pair.mjs", { ...common, roots, scenario, filenames })

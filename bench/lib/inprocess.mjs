@@ -8,7 +8,7 @@ import { join } from "node:path"
 
 /**
  * The next request of `job.scenario`, as light-my-request takes it; ids rotate over the seeded insights.
- * @param {{ scenario: string, token: string, organization: string, insightIds: Array<string> }} job
+ * @param {{ scenario: string, token: string, organization: string, insightIds: Array<string>, teamId: string }} job
  * @returns {() => import("light-my-request").InjectOptions}
  */
 export const requestsOf = (job) => {
@@ -29,6 +29,13 @@ export const requestsOf = (job) => {
         payload: JSON.stringify({ assignee: `user${i % 97}@bench.example` })
       }
     },
+    // Another resource's write, through the same conditional, audited write as insights.
+    team_patch: () => ({
+      method: "PATCH",
+      url: `/v2/teams/${job.teamId}`,
+      headers: { ...headers, "content-type": "application/json", "if-match": "*" },
+      payload: JSON.stringify({ name: `Bench ${n++ % 97}` })
+    }),
     healthz: () => ({ method: "GET", url: "/healthz" }),
     v1_teams: () => ({ method: "GET", url: `/api/organizations/${job.organization}/teams`, headers })
   }
