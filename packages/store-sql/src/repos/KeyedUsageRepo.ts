@@ -50,7 +50,7 @@ const notPending = (ingestionId: string) =>
   new Errors.Conflict({ message: `the ingestion ${ingestionId} is no longer pending (discarded as stale); nothing was ingested` })
 
 export const make = Effect.gen(function*() {
-  const { dialect, errors, sql, write } = yield* RepoContext
+  const { dialect, errors, recoverableWrite, sql, write } = yield* RepoContext
   const leaveLockFree = lockGap(sql)
   const keyed = dialect.boolean(true)
 
@@ -69,7 +69,7 @@ export const make = Effect.gen(function*() {
 
   return KeyedUsageRepo.KeyedUsageRepo.of({
     begin: (organizationId, ingestionId, now) =>
-      write(
+      recoverableWrite(
         sql`
           INSERT INTO usage_imports (id, organization_id, floor_seq, started_at, heartbeat_at, keyed)
           VALUES (${ingestionId}, ${organizationId}, (SELECT coalesce(max(seq), 0) FROM usage_records),
@@ -84,7 +84,7 @@ export const make = Effect.gen(function*() {
       ),
 
     stage: (organizationId, ingestionId, rows, now) =>
-      write(Effect.gen(function*() {
+      recoverableWrite(Effect.gen(function*() {
         const alive = yield* sql`UPDATE usage_imports SET heartbeat_at = ${isoText(now)} WHERE id = ${ingestionId} RETURNING id`
         if (alive.length === 0) return yield* Effect.fail(notPending(ingestionId))
         if (rows.length === 0) return
@@ -122,7 +122,7 @@ export const make = Effect.gen(function*() {
       }).pipe(errors.orUnavailable)).pipe(Effect.zipLeft(leaveLockFree)),
 
     publish: (ingestionId) =>
-      write(
+      recoverableWrite(
         sql`DELETE FROM usage_imports WHERE id = ${ingestionId} RETURNING id`.pipe(
           errors.orUnavailable,
           Effect.filterOrFail((rows) => rows.length > 0, () => notPending(ingestionId)),
