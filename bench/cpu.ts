@@ -11,14 +11,15 @@
  * `--store postgres` runs over a seeded Postgres database instead (`COSTLINE_BENCH_PG_URL`, else an
  * embedded server): every run shares it (patches are not undone between runs).
  *
- * `--steps` counts interpreter steps per request instead, `--statements` lists the SQL of one request.
+ * `--steps` counts interpreter steps per request instead, `--statements` lists the SQL of one
+ * request, `--trace <dir>` writes which effect each step of one request ran (a file per build).
  *
  * `--cpu-prof <dir>` writes each measurement's V8 CPU profile there (open it in Chrome DevTools).
  */
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { spawnSync } from "node:child_process"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
+import { basename, dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { ORGANIZATION, seed } from "./lib/Seed.js"
@@ -42,7 +43,9 @@ const { values: flags } = parseArgs({
     /** Instead of CPU time: interpreter steps, FiberRef writes and fibers per request (`steps.mjs`), once per build. */
     steps: { type: "boolean", default: false },
     /** Instead of CPU time: the SQL statements of one request (`statements.mjs`), once per build. */
-    statements: { type: "boolean", default: false }
+    statements: { type: "boolean", default: false },
+    /** Instead of CPU time: which effect each step of one request ran (`trace-steps.mjs`), a file per build in this directory. */
+    trace: { type: "string" }
   }
 })
 const roots = (flags.root ?? [join(BENCH, "..")]).map((root) => resolve(root))
@@ -88,7 +91,15 @@ try {
       measure("statements.mjs", { ...common, root, scenario, filename: database("run.db") })
     }
   }
-  const timed = !flags.steps && !flags.statements
+  const traceDir = flags.trace === undefined ? undefined : resolve(flags.trace)
+  for (const scenario of traceDir === undefined ? [] : flags.scenarios.split(",")) {
+    mkdirSync(traceDir!, { recursive: true })
+    roots.forEach((root, index) => {
+      const out = join(traceDir!, `${scenario}-${index}-${basename(root)}.txt`)
+      measure("trace-steps.mjs", { ...common, root, scenario, filename: database("run.db"), out })
+    })
+  }
+  const timed = !flags.steps && !flags.statements && traceDir === undefined
   for (const scenario of !timed || flags.paired ? [] : flags.scenarios.split(",")) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       for (const root of roots) {
