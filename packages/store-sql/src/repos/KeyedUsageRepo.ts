@@ -55,7 +55,7 @@ const notPending = (ingestionId: string) =>
   new Errors.Conflict({ message: `the ingestion ${ingestionId} is no longer pending (discarded as stale); nothing was ingested` })
 
 export const make = Effect.gen(function*() {
-  const { dialect, errors, sql, write } = yield* RepoContext
+  const { dialect, errors, recoverableWrite, sql, write } = yield* RepoContext
   const leaveLockFree = lockGap(sql)
   const keyed = dialect.boolean(true)
   const copyIn = dialect.copyIn
@@ -85,7 +85,7 @@ export const make = Effect.gen(function*() {
    * with the ingestion pending (its heartbeat renewed in the same transaction, as a batch does).
    */
   const sealRange = (organizationId: string, ingestionId: string, from: number, to: number, now: Date) =>
-    write(Effect.zipRight(
+    recoverableWrite(Effect.zipRight(
       alive(ingestionId, now),
       sql`UPDATE usage_records SET replaced_by = ${ingestionId}
           WHERE organization_id = ${organizationId}
@@ -109,7 +109,7 @@ export const make = Effect.gen(function*() {
 
   return KeyedUsageRepo.KeyedUsageRepo.of({
     begin: (organizationId, ingestionId, now) =>
-      write(
+      recoverableWrite(
         sql`
           INSERT INTO usage_imports (id, organization_id, floor_seq, started_at, heartbeat_at, keyed${
           copyIn === undefined ? sql.literal("") : sql.literal(", replaces_keys")
@@ -130,7 +130,7 @@ export const make = Effect.gen(function*() {
       ),
 
     stage: (organizationId, ingestionId, rows, now) =>
-      write(Effect.gen(function*() {
+      recoverableWrite(Effect.gen(function*() {
         yield* alive(ingestionId, now)
         if (rows.length === 0) return
         // SQLite: the visible records under these keys (published, not replaced yet), in one
@@ -196,7 +196,7 @@ export const make = Effect.gen(function*() {
         }),
 
     publish: (ingestionId) =>
-      write(
+      recoverableWrite(
         sql`DELETE FROM usage_imports WHERE id = ${ingestionId} RETURNING id`.pipe(
           errors.orUnavailable,
           Effect.filterOrFail((rows) => rows.length > 0, () => notPending(ingestionId)),
