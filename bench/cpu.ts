@@ -11,12 +11,15 @@
  * `--store postgres` runs over a seeded Postgres database instead (`COSTLINE_BENCH_PG_URL`, else an
  * embedded server): every run shares it (patches are not undone between runs).
  *
+ * `--steps` counts interpreter steps per request instead, `--statements` lists the SQL of one
+ * request, `--trace <dir>` writes which effect each step of one request ran (a file per build).
+ *
  * `--cpu-prof <dir>` writes each measurement's V8 CPU profile there (open it in Chrome DevTools).
  */
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { spawnSync } from "node:child_process"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
+import { basename, dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { ORGANIZATION, seed } from "./lib/Seed.js"
@@ -38,7 +41,11 @@ const { values: flags } = parseArgs({
     /** All builds in one process, batches interleaved (`cpu-pair.mjs`): the steadier A/B on a loaded machine. */
     paired: { type: "boolean", default: false },
     /** Instead of CPU time: interpreter steps, FiberRef writes and fibers per request (`steps.mjs`), once per build. */
-    steps: { type: "boolean", default: false }
+    steps: { type: "boolean", default: false },
+    /** Instead of CPU time: the SQL statements of one request (`statements.mjs`), once per build. */
+    statements: { type: "boolean", default: false },
+    /** Instead of CPU time: which effect each step of one request ran (`trace-steps.mjs`), a file per build in this directory. */
+    trace: { type: "string" }
   }
 })
 const roots = (flags.root ?? [join(BENCH, "..")]).map((root) => resolve(root))
@@ -70,7 +77,7 @@ const database = (name: string) => {
   return filename
 }
 const common = {
-  token: seeded.token, organization: ORGANIZATION, insightIds: seeded.insightIds,
+  token: seeded.token, organization: ORGANIZATION, insightIds: seeded.insightIds, teamId: seeded.teamId,
   batch: Number(flags.batch), batches: Number(flags.batches), warmUpSeconds: Number(flags["warm-up-seconds"])
 }
 try {
@@ -79,7 +86,21 @@ try {
       measure("steps.mjs", { ...common, root, scenario, filename: database("run.db") })
     }
   }
-  for (const scenario of flags.paired || flags.steps ? [] : flags.scenarios.split(",")) {
+  for (const scenario of flags.statements ? flags.scenarios.split(",") : []) {
+    for (const root of roots) {
+      measure("statements.mjs", { ...common, root, scenario, filename: database("run.db") })
+    }
+  }
+  const traceDir = flags.trace === undefined ? undefined : resolve(flags.trace)
+  for (const scenario of traceDir === undefined ? [] : flags.scenarios.split(",")) {
+    mkdirSync(traceDir!, { recursive: true })
+    roots.forEach((root, index) => {
+      const out = join(traceDir!, `${scenario}-${index}-${basename(root)}.txt`)
+      measure("trace-steps.mjs", { ...common, root, scenario, filename: database("run.db"), out })
+    })
+  }
+  const timed = !flags.steps && !flags.statements && traceDir === undefined
+  for (const scenario of !timed || flags.paired ? [] : flags.scenarios.split(",")) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       for (const root of roots) {
         // A copy per run (SQLite): patches change the data, and each run starts from the same file.
@@ -87,7 +108,7 @@ try {
       }
     }
   }
-  for (const scenario of flags.paired && !flags.steps ? flags.scenarios.split(",") : []) {
+  for (const scenario of timed && flags.paired ? flags.scenarios.split(",") : []) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       const filenames = roots.map((_, index) => database(`run-${index}.db`))
       const pair = measure("cpu-pair.mjs", { ...common, roots, scenario, filenames })

@@ -6,7 +6,7 @@
  * generators build decodes as `AuditRecord`s, `Insight`s and `UsageRecord`s. Both stores are
  * ANALYZEd afterwards, as a database in use would be.
  */
-import { Actor, ApiKeys, Audit, Core, Insight, InsightETag, Installation, Organizations, PageToken, Usage, UsageGroups } from "@costline/core"
+import { Actor, ApiKeys, Audit, Core, Insight, InsightETag, Installation, Organizations, PageToken, Team, Teams, Usage, UsageGroups } from "@costline/core"
 import type { Ids } from "@costline/core"
 import { PgStore } from "@costline/store-pg"
 import { SqliteStore } from "@costline/store-sqlite"
@@ -140,6 +140,8 @@ export interface Seeded {
   readonly deepAuditToken: string
   /** Ids of seeded insights, to read and update. */
   readonly insightIds: ReadonlyArray<string>
+  /** A team made through core, for the in-process write scenario of another resource (`team_patch`). */
+  readonly teamId: string
   /** The set whose attribution `usage_attribution` asks for, and the records of its month. */
   readonly usage: { readonly setId: string; readonly month: string; readonly records: number } | undefined
 }
@@ -168,6 +170,7 @@ export const seed = (target: StoreTarget, sizes: SeedSizes): Promise<Seeded> =>
       schema: Usage.UsageRecord,
       toRow: usageRow(ORGANIZATION)
     })
+    const team = yield* (yield* Teams.Teams).create(Actor.Actor.system(), ORGANIZATION, Schema.decodeUnknownSync(Team.CreateTeam)({ name: "Bench" }))
     const sql = yield* SqlClient
     yield* sql`ANALYZE`
     const ids = yield* sql<{ id: string }>`SELECT id FROM insights WHERE organization_id = ${ORGANIZATION} ORDER BY id LIMIT 1000`
@@ -175,6 +178,7 @@ export const seed = (target: StoreTarget, sizes: SeedSizes): Promise<Seeded> =>
       token,
       deepAuditToken: yield* auditTokenAt(0.9),
       insightIds: ids.map((row) => row.id),
+      teamId: team.id,
       usage: usageSetId === undefined ? undefined : { setId: usageSetId, month: USAGE_MONTH, records: sizes.usageRecords }
     }
   }).pipe(Effect.provide(Core.layer.pipe(Layer.provideMerge(storeLayer(target)))), Effect.scoped, Effect.runPromise)

@@ -10,6 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startEmbedded } from "../../test-support/postgres/globalSetup.js"
+import type { PostgresOptions } from "../../test-support/postgres/server.js"
+import { treeCpuSeconds } from "./ProcCpu.js"
 
 export type StoreKind = "sqlite" | "postgres"
 
@@ -20,6 +22,8 @@ export interface StoreTarget {
   /** The SQLite file (SQLite only). */
   readonly filename: string
   readonly dispose: () => Promise<void>
+  /** CPU seconds the database server has used so far (embedded Postgres only: its process tree). */
+  readonly serverCpuSeconds?: (() => number) | undefined
 }
 
 export const sqliteTarget = (): StoreTarget => {
@@ -28,21 +32,27 @@ export const sqliteTarget = (): StoreTarget => {
   return { kind: "sqlite", url: `sqlite:${filename}`, filename, dispose: async () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-const onServer = (adminUrl: string, statement: string) =>
-  Effect.flatMap(PgClient.make({ url: Redacted.make(adminUrl) }), (sql) => sql.unsafe(statement)).pipe(
+/** Runs one statement on a Postgres database, on a connection of its own. */
+export const onServer = (adminUrl: string, statement: string): Promise<ReadonlyArray<Record<string, unknown>>> =>
+  Effect.flatMap(PgClient.make({ url: Redacted.make(adminUrl) }), (sql) => sql.unsafe<Record<string, unknown>>(statement)).pipe(
     Effect.scoped,
     Effect.provide(Reactivity.layer),
     Effect.runPromise
   )
 
 /** `COSTLINE_BENCH_PG_URL`, else an embedded server started here; `stop` stops only that one. */
-export const postgresServer = async (): Promise<{ readonly url: string; readonly stop: () => Promise<void> }> => {
+export const postgresServer = async (options: PostgresOptions = {}): Promise<{
+  readonly url: string
+  readonly stop: () => Promise<void>
+  readonly pid?: (() => number | undefined) | undefined
+}> => {
   const external = process.env["COSTLINE_BENCH_PG_URL"]
-  return external !== undefined && external !== "" ? { url: external, stop: async () => {} } : await startEmbedded()
+  return external !== undefined && external !== "" ? { url: external, stop: async () => {} } : await startEmbedded(options)
 }
 
-export const postgresTarget = async (): Promise<StoreTarget> => {
-  const server = await postgresServer()
+export const postgresTarget = async (options: PostgresOptions = {}): Promise<StoreTarget> => {
+  const server = await postgresServer(options)
+  const pid = server.pid?.()
   const name = `costline_bench_${process.pid}`
   await onServer(server.url, `CREATE DATABASE ${name}`)
   const url = new URL(server.url)
@@ -51,6 +61,7 @@ export const postgresTarget = async (): Promise<StoreTarget> => {
     kind: "postgres",
     url: url.toString(),
     filename: "",
+    serverCpuSeconds: pid === undefined ? undefined : () => treeCpuSeconds(pid),
     dispose: async () => {
       await onServer(server.url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await server.stop()

@@ -8,13 +8,15 @@ import { join } from "node:path"
 
 /**
  * The next request of `job.scenario`, as light-my-request takes it; ids rotate over the seeded insights.
- * @param {{ scenario: string, token: string, organization: string, insightIds: Array<string> }} job
+ * @param {{ scenario: string, token: string, organization: string, insightIds: Array<string>, teamId: string }} job
  * @returns {() => import("light-my-request").InjectOptions}
  */
 export const requestsOf = (job) => {
   const headers = { authorization: `Bearer ${job.token}`, "x-tenant-id": job.organization }
   const ids = job.insightIds
   let n = 0
+  // Runs over Postgres share one database: values of this process's own, so its patches change something.
+  const run = Math.random().toString(36).slice(2, 8)
   /** @type {Record<string, () => import("light-my-request").InjectOptions>} */
   const scenarios = {
     insight_get: () => ({ method: "GET", url: `/v2/insights/${ids[n++ % ids.length]}`, headers }),
@@ -26,9 +28,16 @@ export const requestsOf = (job) => {
         method: "PATCH",
         url: `/v2/insights/${ids[i % ids.length]}`,
         headers: { ...headers, "content-type": "application/json", "if-match": "*" },
-        payload: JSON.stringify({ assignee: `user${i % 97}@bench.example` })
+        payload: JSON.stringify({ assignee: `user${i % 97}.${run}@bench.example` })
       }
     },
+    // Another resource's write, through the same conditional, audited write as insights.
+    team_patch: () => ({
+      method: "PATCH",
+      url: `/v2/teams/${job.teamId}`,
+      headers: { ...headers, "content-type": "application/json", "if-match": "*" },
+      payload: JSON.stringify({ name: `Bench ${n++ % 97} ${run}` })
+    }),
     healthz: () => ({ method: "GET", url: "/healthz" }),
     v1_teams: () => ({ method: "GET", url: `/api/organizations/${job.organization}/teams`, headers })
   }

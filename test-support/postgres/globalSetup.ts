@@ -5,7 +5,7 @@
  * through `inject("pgAdminUrl")` and each creates a database of its own (see database.ts).
  */
 import type { TestProject } from "vitest/node"
-import { startPostgres } from "./server.js"
+import { type PostgresOptions, startPostgres } from "./server.js"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,10 +19,12 @@ declare module "vitest" {
  * why and how to use an existing server instead: vitest prints nothing of its own for a global
  * setup that throws.
  */
-export const startEmbedded = async (): Promise<{ readonly url: string; readonly stop: () => Promise<void> }> => {
+export const startEmbedded = async (
+  options: PostgresOptions = {}
+): Promise<{ readonly url: string; readonly stop: () => Promise<void>; readonly pid: () => number | undefined }> => {
   try {
-    const server = await startPostgres()
-    return { url: server.url, stop: server.destroy }
+    const server = await startPostgres(options)
+    return { url: server.url, stop: server.destroy, pid: server.pid }
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim()
     const message = `The throwaway PostgreSQL server for the tests did not start: ${reason}. ` +

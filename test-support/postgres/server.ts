@@ -25,6 +25,13 @@ export interface PostgresServer {
   readonly start: () => Promise<void>
   /** Stops the server and deletes its data. */
   readonly destroy: () => Promise<void>
+  /** The postmaster's process id while it runs (benchmarks read its CPU time from /proc). */
+  readonly pid: () => number | undefined
+}
+
+export interface PostgresOptions {
+  /** Extra server settings (`-c name=value`), e.g. `shared_preload_libraries` for a profile. */
+  readonly settings?: Readonly<Record<string, string>>
 }
 
 const isRoot = () => process.getuid?.() === 0
@@ -113,7 +120,7 @@ const run = (command: string, args: ReadonlyArray<string>, user: ReturnType<type
   })
 
 /** Starts a fresh server on a free loopback port; its data survives `stop`/`start` until `destroy`. */
-export const startPostgres = async (): Promise<PostgresServer> => {
+export const startPostgres = async (options: PostgresOptions = {}): Promise<PostgresServer> => {
   const binaries = await reachableBinaries()
   const user = serverUser()
   const port = await freePort()
@@ -159,7 +166,8 @@ export const startPostgres = async (): Promise<PostgresServer> => {
         "-c",
         "unix_socket_directories=",
         "-c",
-        "fsync=off"
+        "fsync=off",
+        ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`])
       ], { ...user, stdio: ["ignore", "ignore", "pipe"] })
       server = child
       child.stderr.on("data", (chunk: Buffer) => {
@@ -196,6 +204,7 @@ export const startPostgres = async (): Promise<PostgresServer> => {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     start,
     stop,
-    destroy
+    destroy,
+    pid: () => server?.pid
   }
 }

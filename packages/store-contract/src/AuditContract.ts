@@ -1,6 +1,6 @@
 /** Contract: the audit export's filters, order, paging and exactly-once page tokens. */
 import { describe, expect, type Vitest } from "@effect/vitest"
-import { DateTime, Effect, TestClock } from "effect"
+import { Cause, DateTime, Effect, Exit, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
 import { Actor, AuditLog, Transactor } from "@costline/core"
 import type { Audit, Ids } from "@costline/core"
@@ -144,6 +144,22 @@ export const auditContract = (it: Vitest.MethodsNonLive<ContractServices>) => {
         const fixture = yield* recordFilterFixture
         const { records } = yield* drainExport(fixture.organization.id)
         expect(records).toEqual(fixture.records)
+      }))
+  })
+
+  describe("appending", () => {
+    // `record` trusts a typed entry once its names pass the check: the check must still hold.
+    it.effect("an entry naming an operation its event does not have: record dies, recordChecked fails at that field; nothing is appended", () =>
+      Effect.gen(function*() {
+        const audit = yield* AuditLog.AuditLog
+        const organization = yield* freshOrganization
+        const entry: Audit.AuditEntry = { target: { event_type: "session" }, table_name: "sessions", record_id: null, operation: "delete" }
+        const exit = yield* Effect.exit(audit.record(Actor.Actor.system(), organization.id, entry))
+        expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+        const failed = yield* Effect.flip(audit.recordChecked(Actor.Actor.system(), organization.id, entry))
+        expect(failed._tag).toBe("ValidationFailed")
+        expect(failed._tag === "ValidationFailed" && failed.details.map((issue) => issue.field)).toEqual(["operation"])
+        expect((yield* drainExport(organization.id)).records).toEqual([])
       }))
   })
 

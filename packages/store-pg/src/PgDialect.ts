@@ -13,6 +13,7 @@ import { type AuditOrdering, type SqlFailure, SqlDialect } from "@costline/store
 import { SqlClient } from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Either, Layer } from "effect"
+import { copyIn } from "./PgCopyIn.js"
 
 const UNIQUE_VIOLATION = "23505"
 /**
@@ -116,5 +117,5 @@ export const stampOrdering = (sql: SqlClient): AuditOrdering => {
 
 export const layer = Layer.effect(
   SqlDialect,
-  Effect.map(SqlClient, (sql) => SqlDialect.of({ classify, boolean: (value) => value, audit: stampOrdering(sql) }))
+  Effect.map(SqlClient, (sql) => SqlDialect.of({ classify, boolean: (value) => value, audit: stampOrdering(sql), copyIn }))
 )

@@ -5,7 +5,7 @@
 import type { Audit, Errors } from "@costline/core"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
-import { Context, type Either } from "effect"
+import { Context, type Effect, type Either } from "effect"
 
 /** How a failed statement should be treated by a repository. */
 export type SqlFailure =
@@ -47,5 +47,11 @@ export class SqlDialect extends Context.Tag("@costline/store-sql/SqlDialect")<
     readonly classify: (error: SqlError) => SqlFailure
     readonly boolean: (value: boolean) => SqlValue
     readonly audit: AuditOrdering
+    /**
+     * Postgres: runs `COPY <table> (<columns>) FROM STDIN` with `data` in COPY text format (see
+     * PgCopy) on the connection of the caller's transaction (it must be inside one). Absent where
+     * the store has no bulk path (SQLite: multi-row INSERTs are as fast in process).
+     */
+    readonly copyIn?: ((statement: string, data: string) => Effect.Effect<void, SqlError>) | undefined
   }
 >() {}

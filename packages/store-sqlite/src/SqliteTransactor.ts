@@ -19,7 +19,9 @@ import { Context, Duration, Effect, Exit, Layer, Option, Schedule, Scope } from 
 import * as WriteLock from "./WriteLock.js"
 import { writeLockFor } from "./WriteLock.js"
 
-const run = (connection: Connection, statement: string) => connection.executeUnprepared(statement, [], undefined)
+// Prepared once and kept (a handful of texts): preparing BEGIN/SAVEPOINT/COMMIT afresh each time
+// cost about as much as running them.
+const run = (connection: Connection, statement: string) => connection.execute(statement, [], undefined)
 
 /** First pause after a refused BEGIN IMMEDIATE; doubled after each try. */
 const FIRST_RETRY = Duration.millis(1)
@@ -97,7 +99,8 @@ export const make = (filename: string, busyTimeout: Duration.Duration, writeLock
         Effect.flatMap((release) => Scope.addFinalizer(scope, release)),
         Effect.zipRight(
           begin(scope).pipe(
-            Effect.retry({ schedule: busyRetries(busyTimeout), while: isBusy }),
+            // The first try outside the schedule: a free lock (nearly always) builds no retry driver.
+            Effect.catchIf(isBusy, () => Effect.retry(begin(scope), { schedule: busyRetries(busyTimeout), while: isBusy })),
             Effect.mapError((error) => (isBusy(error) ? stillBusy(error) : error))
           )
         ),

@@ -25,17 +25,28 @@ export const usageOf = (lock: Effect.Semaphore): LockUsage => {
   return usage
 }
 
-/** Takes the lock, counting the wait and the hold; the returned effect releases it. */
+const releases = new WeakMap<Effect.Semaphore, Effect.Effect<void>>()
+
+/**
+ * Takes the lock, counting the wait and the hold; the returned effect releases it. Run it
+ * uninterruptibly (the Transactor does): a permit taken must reach its release. Built of as few
+ * effects as it can be (issue 19): every write transaction of the process runs it.
+ */
 export const acquire = (lock: Effect.Semaphore): Effect.Effect<Effect.Effect<void>> => {
   const usage = usageOf(lock)
-  return Effect.acquireUseRelease(
-    Effect.sync(() => void usage.waiting++),
-    () => lock.take(1),
-    () => Effect.sync(() => void usage.waiting--)
-  ).pipe(
-    Effect.tap(() => Effect.sync(() => void usage.held++)),
-    Effect.as(Effect.zipRight(Effect.sync(() => void usage.held--), lock.release(1)))
-  )
+  let release = releases.get(lock)
+  if (release === undefined) {
+    release = Effect.zipRight(Effect.sync(() => void usage.held--), lock.release(1))
+    releases.set(lock, release)
+  }
+  const held = release
+  return Effect.suspend(() => {
+    usage.waiting++
+    return Effect.ensuring(lock.take(1), Effect.sync(() => void usage.waiting--))
+  }).pipe(Effect.map(() => {
+    usage.held++
+    return held
+  }))
 }
 
 /** A database only this connection can see (`:memory:`, or "" for a temporary file). */

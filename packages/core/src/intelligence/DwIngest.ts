@@ -10,7 +10,7 @@
  * Re-ingesting replaces records by key (QUERY_ID; warehouse + hour) and upserts insights by
  * (insight_type, resource_id), so the same or overlapping files never count anything twice.
  */
-import { Clock, Context, Duration, Effect, Either, Layer, Stream } from "effect"
+import { Clock, Context, Duration, Effect, Either, Fiber, Layer, Stream } from "effect"
 import * as Audited from "../audit/internal/Audited.js"
 import { AuditLog } from "../audit/AuditLog.js"
 import { Organizations } from "../identity/Organizations.js"
@@ -223,14 +223,14 @@ export const make = Effect.gen(function*() {
   })
 
   /** Reads one file, counting and listing bad rows in `problems`, handing good ones to `each`. */
-  const scan = <K extends ExportKind, E, R>(
+  const scan = <K extends ExportKind, E, R, R2 = never>(
     kind: K,
     source: ExportSource<E, R>,
     phase: IngestProgress["phase"],
     problems: Problems | undefined,
     each: (row: RowOf<K>) => void,
     onProgress: ((progress: IngestProgress) => Effect.Effect<void, StoreUnavailable, R>) | undefined,
-    afterChunk: Effect.Effect<void, StoreUnavailable | Conflict> = Effect.void
+    afterChunk: Effect.Effect<void, StoreUnavailable | Conflict, R2> = Effect.void as Effect.Effect<void, never, R2>
   ) =>
     Effect.suspend(() => {
       let rows = 0
@@ -246,7 +246,7 @@ export const make = Effect.gen(function*() {
         // Whatever size the source's pieces: `afterChunk` runs every BATCH_SIZE rows at most.
         Stream.rechunk(BATCH_SIZE),
         Stream.runForEachChunk((chunk) =>
-          Effect.suspend((): Effect.Effect<void, StoreUnavailable | Conflict | ValidationFailed, R> => {
+          Effect.suspend((): Effect.Effect<void, StoreUnavailable | Conflict | ValidationFailed, R | R2> => {
             for (const parsed of chunk) {
               rows++
               if (Either.isRight(parsed.row)) {
@@ -370,54 +370,76 @@ export const make = Effect.gen(function*() {
       yield* keyed.begin(organizationId, ingestionId, yield* now)
       const publishedSummary = Effect.gen(function*() {
         let batch: Array<KeyedUsage> = []
+        // One batch is written while the next is read and priced: the store works (a server
+        // process on Postgres) while this one parses. The stage is uninterruptible and forked in
+        // the staging scope, so whatever ends the staging waits for it before discarding.
+        let inFlight: Fiber.RuntimeFiber<void, Conflict | StoreUnavailable> | undefined
+        const awaitInFlight = Effect.suspend(() => {
+          const staging = inFlight
+          inFlight = undefined
+          return staging === undefined ? Effect.void : Fiber.join(staging)
+        })
         const flush = Effect.suspend(() => {
           if (batch.length === 0) return Effect.void
           const rows = batch
           batch = []
           totals.records += rows.length
-          return Effect.flatMap(now, (at) => keyed.stage(organizationId, ingestionId, rows, at))
+          return awaitInFlight.pipe(
+            Effect.zipRight(Effect.flatMap(now, (at) => keyed.stage(organizationId, ingestionId, rows, at)).pipe(
+              Effect.uninterruptible,
+              Effect.forkScoped
+            )),
+            Effect.map((staging) => {
+              inFlight = staging
+            })
+          )
         })
         let read = 0
         let nextRepeated = 0
-        yield* scan("queries", sources.queries, "write", undefined, (row) => {
-          const at = read++
-          if (repeatedRows[nextRepeated] === at) {
-            nextRepeated++
-            return
-          }
-          if (row.warehouse === null) return
-          const credits = ledger.creditsOf(row, attributed.get(row.queryId))
-          totals.queries++
-          totals.queryCredits += credits
-          if (credits === 0) totals.unmetered++
-          detectors.observeQuery(row, credits)
-          batch.push({ key: `query:${row.queryId}`, record: queryRecord(row, credits) })
-        }, options.onProgress, Effect.suspend(() => batch.length >= BATCH_SIZE ? flush : Effect.void)).pipe(
-          // The first pass counted these rows; a different count means the file changed.
-          Effect.filterOrFail((rows) => rows === queryRows, () => changedMeanwhile)
-        )
-        yield* flush
         let firstHour = Infinity
-        for (const hour of ledger.hours()) {
-          firstHour = Math.min(firstHour, hour.start)
-          totals.compute += hour.compute
-          totals.idle += hour.idle
-          detectors.observeHour(hour)
-          batch.push({
-            key: `idle:${hour.warehouse}:${new Date(hour.start).toISOString()}`,
-            record: {
-              start_time: new Date(hour.start),
-              credits: hour.idle,
-              warehouse_name: hour.warehouse,
-              warehouse_size: hour.size,
-              service_type: "WAREHOUSE_METERING",
-              is_serverless: false,
-              tags: IDLE_TAGS
+        yield* Effect.scoped(Effect.gen(function*() {
+          yield* scan("queries", sources.queries, "write", undefined, (row) => {
+            const at = read++
+            if (repeatedRows[nextRepeated] === at) {
+              nextRepeated++
+              return
             }
-          })
-          if (batch.length >= BATCH_SIZE) yield* flush
-        }
-        yield* flush
+            if (row.warehouse === null) return
+            const credits = ledger.creditsOf(row, attributed.get(row.queryId))
+            totals.queries++
+            totals.queryCredits += credits
+            if (credits === 0) totals.unmetered++
+            detectors.observeQuery(row, credits)
+            batch.push({ key: `query:${row.queryId}`, record: queryRecord(row, credits) })
+          }, options.onProgress, Effect.suspend(() => batch.length >= BATCH_SIZE ? flush : Effect.void)).pipe(
+            // The first pass counted these rows; a different count means the file changed.
+            Effect.filterOrFail((rows) => rows === queryRows, () => changedMeanwhile)
+          )
+          yield* flush
+          for (const hour of ledger.hours()) {
+            firstHour = Math.min(firstHour, hour.start)
+            totals.compute += hour.compute
+            totals.idle += hour.idle
+            detectors.observeHour(hour)
+            batch.push({
+              key: `idle:${hour.warehouse}:${new Date(hour.start).toISOString()}`,
+              record: {
+                start_time: new Date(hour.start),
+                credits: hour.idle,
+                warehouse_name: hour.warehouse,
+                warehouse_size: hour.size,
+                service_type: "WAREHOUSE_METERING",
+                is_serverless: false,
+                tags: IDLE_TAGS
+              }
+            })
+            if (batch.length >= BATCH_SIZE) yield* flush
+          }
+          yield* flush
+          yield* awaitInFlight
+        }))
+        // The records the staged ones replace: marked now if the store did not as it staged.
+        yield* keyed.seal(organizationId, ingestionId, yield* now)
         const findings = detectors.findings()
         const warehouses = new Set<string>()
         for (const hour of ledger.hours()) warehouses.add(hour.warehouse)

@@ -37,15 +37,25 @@ export class KeyedUsageRepo extends Context.Tag("@costline/core/KeyedUsageRepo")
       now: Date
     ) => Effect.Effect<void, Conflict | StoreUnavailable>
     /**
-     * In its own short transaction: writes the records, invisible until `publish`, and marks the
-     * visible records stored under their keys as replaced by this ingestion; renews the heartbeat.
-     * Keys are distinct within an ingestion. Conflict (writing nothing) when the ingestion is no
-     * longer pending (discarded as stale meanwhile).
+     * In its own short transaction: writes the records, invisible until `publish`, and may mark
+     * the visible records stored under their keys as replaced by this ingestion (or leave that to
+     * `seal`); renews the heartbeat. Keys are distinct within an ingestion. Conflict (writing
+     * nothing) when the ingestion is no longer pending (discarded as stale meanwhile).
      */
     readonly stage: (
       organizationId: OrganizationId,
       ingestionId: string,
       rows: ReadonlyArray<KeyedUsage>,
+      now: Date
+    ) => Effect.Effect<void, Conflict | StoreUnavailable>
+    /**
+     * After the last `stage`, before `publish`, in short transactions: every visible record stored
+     * under a staged key is marked replaced by this ingestion (those `stage` did not mark yet; it
+     * stays visible until `publish`). Conflict when the ingestion is no longer pending.
+     */
+    readonly seal: (
+      organizationId: OrganizationId,
+      ingestionId: string,
       now: Date
     ) => Effect.Effect<void, Conflict | StoreUnavailable>
     /**

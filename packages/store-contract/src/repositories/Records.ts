@@ -97,6 +97,7 @@ export const recordRepositories = (it: Vitest.MethodsNonLive<ContractServices>) 
             const ingestionId = randomUUID()
             yield* repo.begin(organizationId, ingestionId, new Date())
             yield* repo.stage(organizationId, ingestionId, [{ key: "query:1", record: usage("2024-05-02T00:00:00Z", credits) }], new Date())
+            yield* repo.seal(organizationId, ingestionId, new Date())
             return ingestionId
           })
         const credits = (organizationId: typeof organization.id) =>
@@ -113,6 +114,42 @@ export const recordRepositories = (it: Vitest.MethodsNonLive<ContractServices>) 
         yield* repo.publish(yield* staged(organization.id, 3))
         yield* repo.purgeReplaced
         expect(yield* credits(organization.id)).toEqual([3, 5])
+      }))
+    it.effect("staged values come back exactly: tabs, newlines, backslashes, quotes, \\N, empty text, any Unicode, JSON, numbers", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        const repo = yield* KeyedUsageRepo.KeyedUsageRepo
+        // What a bulk format could misread: its separators, its escape and NULL marker, line ends.
+        const tricky = "tab\there, new\nline, cr\r\n, back\\slash, \\N, \\., \"quoted\" 'single', a,b; ünïcødé 漢字 🚀 \u2028 end\\"
+        const record = usage("2024-05-02T03:04:05.678Z", 0.1 + 0.2, {
+          warehouse_name: tricky,
+          warehouse_size: "",
+          user_name: "\\N",
+          role_name: "\t",
+          database_name: "line\n\nbreaks\n",
+          schema_name: "NULL",
+          query_tag: JSON.stringify({ app: "x\ty", "k\\": ["\n"] }),
+          query_type: " leading and trailing spaces ",
+          service_type: "WAREHOUSE_METERING",
+          is_serverless: false,
+          execution_time_ms: 1e-12,
+          bytes_scanned: 123456789.123456789,
+          accessed_databases: [tricky, ""],
+          tags: { [tricky]: tricky, cost_kind: "idle", empty: "" },
+          dbt_project: "\\\\server\\share",
+          dbt_model: "model\u00a0nbsp",
+          account_name: "🚀",
+          region: "eu\tcentral",
+          dw_organization_name: "\"\""
+        })
+        const plain = usage("2024-05-03T00:00:00Z", 2.5)
+        const ingestionId = randomUUID()
+        yield* repo.begin(organization.id, ingestionId, new Date())
+        yield* repo.stage(organization.id, ingestionId, [{ key: "query:a\tb\nc\\d", record }, { key: "query:2", record: plain }], new Date())
+        yield* repo.seal(organization.id, ingestionId, new Date())
+        yield* repo.publish(ingestionId)
+        const { records } = yield* scanAll(organization.id, "2024-05")
+        expect(records).toEqual([record, plain])
       }))
   })
 

@@ -19,6 +19,7 @@ import insightImports from "./1500_insight_imports.js"
 import stagedDwIngestions from "./1600_staged_dw_ingestions.js"
 import invitationTokens from "./1700_invitation_tokens.js"
 import credentialNotify from "./1800_credential_notify.js"
+import keyedIngestionReplaces from "./1900_keyed_ingestion_replaces.js"
 
 export const migrations: Migrations = {
   "0001_initial": initial,
@@ -39,5 +40,6 @@ export const migrations: Migrations = {
   "1500_insight_imports": insightImports,
   "1600_staged_dw_ingestions": stagedDwIngestions,
   "1700_invitation_tokens": invitationTokens,
-  "1800_credential_notify": credentialNotify
+  "1800_credential_notify": credentialNotify,
+  "1900_keyed_ingestion_replaces": keyedIngestionReplaces
 }

@@ -16,7 +16,7 @@ const InvitationRow = Schema.Struct({
 })
 
 export const make = Effect.gen(function*() {
-  const { errors, reader, sql, write } = yield* RepoContext
+  const { errors, reader, recoverableWrite, sql, write } = yield* RepoContext
   const invitations = reader(InvitationRow, (row) => new Invitation.Invitation(row))
   const columns = sql.literal(
     "id, organization_id, email, role, invited_by, inviter_type, inviter_id, created_at, expires_at, revoked_at, accepted_at"
@@ -25,7 +25,7 @@ export const make = Effect.gen(function*() {
 
   return IdentityRepo.InvitationsRepo.of({
     insert: (invitation, tokenHash) =>
-      write(
+      recoverableWrite(
         sql`INSERT INTO invitations ${
           sql.insert({
             id: invitation.id,

@@ -11,12 +11,12 @@ const OrganizationRow = Schema.Struct({
 })
 
 export const make = Effect.gen(function*() {
-  const { errors, reader, sql, write } = yield* RepoContext
+  const { errors, reader, recoverableWrite, sql, write } = yield* RepoContext
   const organizations = reader(OrganizationRow, (row) => new Identity.Organization(row))
 
   return IdentityRepo.OrganizationsRepo.of({
     insert: (organization) =>
-      write(
+      recoverableWrite(
         sql`INSERT INTO organizations ${
           sql.insert({
             id: organization.id,

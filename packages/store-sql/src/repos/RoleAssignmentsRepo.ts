@@ -9,7 +9,7 @@ const RoleAssignmentRow = Schema.Struct({ ...RoleAssignment.RoleAssignment.field
 
 export const make = Effect.gen(function*() {
   const context = yield* RepoContext
-  const { errors, reader, sql, write } = context
+  const { errors, reader, recoverableWrite, sql, write } = context
   const assignments = reader(RoleAssignmentRow, (row) => new RoleAssignment.RoleAssignment(row))
   const count = makeCount(context)
   const columns = sql.literal(
@@ -21,7 +21,7 @@ export const make = Effect.gen(function*() {
 
   return IdentityRepo.RoleAssignmentsRepo.of({
     insert: (assignment) =>
-      write(
+      recoverableWrite(
         sql`INSERT INTO role_assignments ${
           sql.insert({
             id: assignment.id,

@@ -9,7 +9,7 @@ const SsoGroupRow = Schema.Struct({ ...SsoGroup.SsoGroup.fields, created_at: DbD
 
 export const make = Effect.gen(function*() {
   const context = yield* RepoContext
-  const { errors, reader, sql, write } = context
+  const { errors, reader, recoverableWrite, sql } = context
   const groups = reader(SsoGroupRow, (row) => new SsoGroup.SsoGroup(row))
   const count = makeCount(context)
   const columns = sql.literal("id, organization_id, name, created_at, updated_at, etag")
@@ -17,7 +17,7 @@ export const make = Effect.gen(function*() {
 
   return SsoGroupsRepo.SsoGroupsRepo.of({
     insert: (group) =>
-      write(
+      recoverableWrite(
         sql`INSERT INTO sso_groups ${
           sql.insert({
             id: group.id,
@@ -34,7 +34,7 @@ export const make = Effect.gen(function*() {
     findByName: (organizationId, name) =>
       groups.first(sql`SELECT ${columns} FROM sso_groups WHERE organization_id = ${organizationId} AND name = ${name}`),
     update: (group, expected) =>
-      write(
+      recoverableWrite(
         sql`UPDATE sso_groups SET name = ${group.name}, updated_at = ${isoText(group.updated_at)}, etag = ${group.etag}
             WHERE organization_id = ${group.organization_id} AND id = ${group.id} AND etag = ${expected.etag}
             RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), errors.uniqueAs(nameTaken(group.name)))

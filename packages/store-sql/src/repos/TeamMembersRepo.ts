@@ -13,7 +13,7 @@ const MemberRow = Schema.Struct({ ...StoredRow.fields, identifier: Schema.String
 
 export const make = Effect.gen(function*() {
   const context = yield* RepoContext
-  const { errors, reader, sql, write } = context
+  const { errors, reader, recoverableWrite, sql, write } = context
   const members = reader(MemberRow, (row) => new Team.TeamMember(row))
   const stored = reader(StoredRow, (row) => row)
   const count = makeCount(context)
@@ -21,7 +21,7 @@ export const make = Effect.gen(function*() {
 
   return TeamsRepo.TeamMembersRepo.of({
     insert: (organizationId, member) =>
-      write(
+      recoverableWrite(
         sql`INSERT INTO team_members ${
           sql.insert({
             id: member.id,

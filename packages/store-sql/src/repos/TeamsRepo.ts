@@ -12,13 +12,13 @@ const TeamRow = Schema.Struct({
 })
 
 export const make = Effect.gen(function*() {
-  const { dialect, errors, reader, sql, write } = yield* RepoContext
+  const { dialect, errors, reader, recoverableWrite, sql, write } = yield* RepoContext
   const teams = reader(TeamRow, (row) => new Team.Team(row))
   const columns = sql.literal("id, organization_id, name, is_all_users, default_member_role, created_at, updated_at, etag")
 
   return TeamsRepo.TeamsRepo.of({
     insert: (team) =>
-      write(
+      recoverableWrite(
         sql`INSERT INTO teams ${
           sql.insert({
             id: team.id,

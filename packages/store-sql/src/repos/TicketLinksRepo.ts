@@ -8,7 +8,7 @@ import { RepoContext } from "./RepoContext.js"
 const TicketLinkRow = Schema.Struct({ ...TicketLink.TicketLink.fields, create_time: DbDateTime })
 
 export const make = Effect.gen(function*() {
-  const { errors, reader, sql, write } = yield* RepoContext
+  const { errors, reader, recoverableWrite, sql } = yield* RepoContext
   const links = reader(TicketLinkRow, (row) => new TicketLink.TicketLink(row))
   const columns = sql.literal(
     "id, organization_id, item_type, item_id, provider, ticket_id, ticket_url, title, created_by, created_at AS create_time"
@@ -16,7 +16,7 @@ export const make = Effect.gen(function*() {
 
   return TicketLinksRepo.TicketLinksRepo.of({
     insert: (link) =>
-      write(
+      recoverableWrite(
         sql`INSERT INTO ticket_links ${
           sql.insert({
             id: link.id,

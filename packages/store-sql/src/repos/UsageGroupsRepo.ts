@@ -28,7 +28,7 @@ const editableColumns = (group: Usage.UsageGroup) => ({
 })
 
 export const make = Effect.gen(function*() {
-  const { errors, reader, sql, write } = yield* RepoContext
+  const { errors, reader, recoverableWrite, sql, write } = yield* RepoContext
   const sets = reader(SetRow, (row) => new Usage.UsageGroupSet(row))
   const groups = reader(GroupRow, (row) => new Usage.UsageGroup(row))
 
@@ -40,7 +40,7 @@ export const make = Effect.gen(function*() {
 
   return UsageRepo.UsageGroupsRepo.of({
     insertSet: (set) =>
-      write(
+      recoverableWrite(
         sql`INSERT INTO usage_group_sets ${
           sql.insert({
             id: set.id,

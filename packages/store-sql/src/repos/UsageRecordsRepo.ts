@@ -32,6 +32,7 @@ import type { Ids, Usage } from "@costline/core"
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import { type Context, Effect, Layer, Option } from "effect"
 import { isoText } from "../Columns.js"
+import { copyEscape } from "../PgCopy.js"
 import type { SqlValue } from "../SqlDialect.js"
 import { RepoContext } from "./RepoContext.js"
 import { leaveLockFree as lockGap, ROWS_PER_DISCARD } from "./Staging.js"
@@ -134,6 +135,44 @@ export const usageValues = (boolean: (flag: boolean) => SqlValue, record: Usage.
     const [field, kind] = FIELDS[i]!
     out.push(toColumn(kind, record[field], boolean))
   }
+}
+
+const FIELD_NAMES = FIELDS.map(([field]) => field)
+const FIELD_KINDS = FIELDS.map(([, kind]) => kind)
+
+/**
+ * Postgres: a usage record's columns in USAGE_COLUMNS order as COPY text (see PgCopy), tab-separated,
+ * written straight from the record (no array of values in between: a million-row ingestion
+ * spent more time building those arrays than the server spent reading the text).
+ */
+export const usageCopyText = (record: Usage.UsageRecord): string => {
+  const values = record as unknown as Record<string, unknown>
+  let line = ""
+  for (let i = 0; i < FIELD_NAMES.length; i++) {
+    const value = values[FIELD_NAMES[i]!]
+    let text: string
+    if (value === undefined || value === null) text = "\\N"
+    else {
+      switch (FIELD_KINDS[i]) {
+        case "timestamp":
+          text = isoText(value as Date)
+          break
+        case "number":
+          text = String(value)
+          break
+        case "boolean":
+          text = value === true ? "t" : "f"
+          break
+        case "json":
+          text = copyEscape(JSON.stringify(value))
+          break
+        default:
+          text = copyEscape(value as string)
+      }
+    }
+    line = i === 0 ? text : `${line}\t${text}`
+  }
+  return line
 }
 
 /**

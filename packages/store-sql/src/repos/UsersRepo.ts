@@ -9,14 +9,14 @@ const UserRow = Schema.Struct({ ...Identity.User.fields, created_at: DbDateTime 
 
 export const make = Effect.gen(function*() {
   const context = yield* RepoContext
-  const { errors, reader, sql, write } = context
+  const { errors, reader, recoverableWrite, sql, write } = context
   const count = makeCount(context)
   const users = reader(UserRow, (row) => new Identity.User(row))
   const columns = sql.literal("id, organization_id, email, created_at")
 
   return IdentityRepo.UsersRepo.of({
     insert: (user) =>
-      write(
+      recoverableWrite(
         sql`INSERT INTO users ${
           sql.insert({
             id: user.id,
