@@ -1,6 +1,7 @@
 /** Reading a server's CPU time from /proc, and deciding when it is warm. */
 import { describe, expect, it } from "vitest"
-import { cpuMicros, cpuTicks, isSteady } from "../lib/Cpu.js"
+import { spawn } from "node:child_process"
+import { cpuMicros, cpuTicks, isSteady, untilIdle } from "../lib/Cpu.js"
 import { row } from "../lib/Report.js"
 
 describe("CPU time from /proc/<pid>/stat", () => {
@@ -56,5 +57,26 @@ describe("result rows", () => {
     expect(measured).toMatchObject({ ratio: 0.6, ours_cpu_us: 412, baseline_cpu_us: 80, peer: 900, peer_ratio: 0.9, peer_cpu_us: 96, peer_p99_ms: 1.3 })
     const bare = row({ name: "cold_start", store: "sqlite", connections: null, unit: "ms", ours: 500, baseline: 200, p50_ms: null, p99_ms: null, baseline_p50_ms: null, baseline_p99_ms: null })
     expect(bare).toMatchObject({ ours_cpu_us: null, peer: null, peer_ratio: null })
+  })
+})
+
+describe("waiting for a server to go idle", () => {
+  it("returns only once the process has stopped using CPU", async () => {
+    // A process that works for 600 ms of CPU, then sits idle, as a server working off the
+    // requests a load run left in flight.
+    const child = spawn(process.execPath, ["-e", "const end = process.cpuUsage().user + 600000; while (process.cpuUsage().user < end); setTimeout(() => {}, 60000)"])
+    try {
+      await untilIdle(() => cpuMicros(child.pid!))
+      expect(cpuMicros(child.pid!)).toBeGreaterThanOrEqual(550_000)
+      expect(child.exitCode).toBeNull()
+    } finally {
+      child.kill()
+    }
+  })
+
+  it("gives up on a process that never goes quiet", async () => {
+    let cpu = 0
+    await expect(untilIdle(() => (cpu += 50_000), { intervalMs: 5, idleMicros: 10_000, intervals: 1, timeoutMs: 50 }))
+      .rejects.toThrow(/still busy/)
   })
 })
