@@ -43,7 +43,7 @@ const measuredRun = async (server: RunningServer, plan: Parameters<typeof drive>
   const before = server.cpuMicros()
   const result = await drive(server.origin, plan)
   const cpu = server.cpuMicros() - before
-  const drainedMs = await untilIdle(server.cpuMicros)
+  const drainedMs = await untilIdle(server)
   if (drainedMs > 2_000) log(`${server.kind} finished the requests left in flight ${(drainedMs / 1000).toFixed(1)} s after the run`)
   return { ...result, cpuMicrosPerRequest: cpu / Math.max(1, result.requests) }
 }
