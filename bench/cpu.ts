@@ -12,11 +12,13 @@
  * embedded server): every run shares it (patches are not undone between runs).
  *
  * `--cpu-prof <dir>` writes each measurement's V8 CPU profile there (open it in Chrome DevTools).
+ * `--steps` counts interpreter steps per request instead; `--trace <dir>` writes which effect each
+ * step of one request ran, a file per build.
  */
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { spawnSync } from "node:child_process"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
+import { basename, dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { ORGANIZATION, seed } from "./lib/Seed.js"
@@ -38,7 +40,9 @@ const { values: flags } = parseArgs({
     /** All builds in one process, batches interleaved (`cpu-pair.mjs`): the steadier A/B on a loaded machine. */
     paired: { type: "boolean", default: false },
     /** Instead of CPU time: interpreter steps, FiberRef writes and fibers per request (`steps.mjs`), once per build. */
-    steps: { type: "boolean", default: false }
+    steps: { type: "boolean", default: false },
+    /** Instead of CPU time: which effect each step of one request ran (`trace-steps.mjs`), a file per build in this directory. */
+    trace: { type: "string" }
   }
 })
 const roots = (flags.root ?? [join(BENCH, "..")]).map((root) => resolve(root))
@@ -79,7 +83,15 @@ try {
       measure("steps.mjs", { ...common, root, scenario, filename: database("run.db") })
     }
   }
-  for (const scenario of flags.paired || flags.steps ? [] : flags.scenarios.split(",")) {
+  const traceDir = flags.trace === undefined ? undefined : resolve(flags.trace)
+  for (const scenario of traceDir === undefined ? [] : flags.scenarios.split(",")) {
+    mkdirSync(traceDir!, { recursive: true })
+    roots.forEach((root, index) => {
+      const out = join(traceDir!, `${scenario}-${index}-${basename(root)}.txt`)
+      measure("trace-steps.mjs", { ...common, root, scenario, filename: database("run.db"), out })
+    })
+  }
+  for (const scenario of flags.paired || flags.steps || flags.trace !== undefined ? [] : flags.scenarios.split(",")) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       for (const root of roots) {
         // A copy per run (SQLite): patches change the data, and each run starts from the same file.
@@ -87,7 +99,7 @@ try {
       }
     }
   }
-  for (const scenario of flags.paired && !flags.steps ? flags.scenarios.split(",") : []) {
+  for (const scenario of flags.paired && !flags.steps && flags.trace === undefined ? flags.scenarios.split(",") : []) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       const filenames = roots.map((_, index) => database(`run-${index}.db`))
       const pair = measure("cpu-pair.mjs", { ...common, roots, scenario, filenames })

@@ -29,3 +29,4 @@ export { contractSecrets, expectNoKeyMaterial, TEST_KEY_PASSPHRASE, testKey } fr
 export { dwIngestContract } from "./DwIngestContract.js"
 export { repositoryLevelContract } from "./RepositoryLevelContract.js"
 export { countKeyReads, type CountedKeyReads, credentialStamp } from "./KeyReads.js"
+export { StepCounter, stepsOf } from "./InterpreterSteps.js"

@@ -4,7 +4,7 @@
  * transaction, and the audit cursor is safe under concurrent writers (see PgDialect).
  */
 import { CredentialChanges, Errors, IdentityRepo, StorePool, Transactor } from "@costline/core"
-import { makeStoreErrors, makeStoreLayer, makeTransactor, MIGRATIONS_TABLE, runMigrations, SqlDialect } from "@costline/store-sql"
+import { makeStoreErrors, makeStoreLayer, makeTransactor, MIGRATIONS_TABLE, runMigrations, SqlDialect, StatementRunner } from "@costline/store-sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
@@ -135,7 +135,8 @@ export const layer = (options: PgStoreOptions) => {
   const applicationName = `costline/${randomUUID().slice(0, 8)}`
   const connection = client(options, applicationName)
   const store = makeStoreLayer({
-    client: connection,
+    // @effect/sql-pg's connection outside a transaction is the pool's (a client per query): no scope.
+    client: Layer.merge(connection, Layer.succeed(StatementRunner.StatementRunner, { run: StatementRunner.unscoped })),
     dialect: PgDialect.layer,
     transactor,
     migrate: options.migrate === false ? undefined : migrate,

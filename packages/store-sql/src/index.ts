@@ -6,6 +6,7 @@
 export * as Columns from "./Columns.js"
 export { makeStoreLayer, SqlRepositoriesLive, type StoreParts } from "./Layers.js"
 export { type Exclusively, MigrationFailed, type Migrations, MIGRATIONS_TABLE, runMigrations } from "./Migrations.js"
+export * as StatementRunner from "./StatementRunner.js"
 export { type AuditOrdering, SqlDialect, type SqlFailure, type SqlValue } from "./SqlDialect.js"
 export { type Classify, makeStoreErrors, type StoreErrors } from "./StoreErrors.js"
 export { makeTransactor, type WithTransaction } from "./Transactor.js"

@@ -12,6 +12,8 @@
  *   synchronous step as its execution, so none slips in between.
  * - **Prepared statements in a `Map`** (least recently used evicted past `CACHE_SIZE`) instead of
  *   an `effect/Cache` lookup (fibers, deferreds and a clock read per statement).
+ * - **Its acquirer outside a transaction needs no scope** (the connection is always at hand), so
+ *   reads can run through store-sql's `StatementRunner.unscoped`.
  *
  * Waiting for *another process's* write lock is not done here: the connection never waits
  * (`busy_timeout = 0`) and SqliteTransactor retries BEGIN IMMEDIATE asynchronously.

@@ -6,7 +6,7 @@
  * never waits (`busy_timeout = 0`), so a busy lock never blocks the event loop.
  */
 import { CredentialChanges, Errors, RateLimitRepo, Transactor } from "@costline/core"
-import { makeStoreErrors, makeStoreLayer, runMigrations } from "@costline/store-sql"
+import { makeStoreErrors, makeStoreLayer, runMigrations, StatementRunner } from "@costline/store-sql"
 import { SqlClient } from "@effect/sql/SqlClient"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { Context, Duration, Effect, Layer } from "effect"
@@ -44,7 +44,11 @@ const client = (options: SqliteStoreOptions) =>
       yield* Effect.forEach(["PRAGMA busy_timeout = 0", "PRAGMA foreign_keys = ON"], (pragma) =>
         sql.unsafe(pragma)).pipe(makeStoreErrors(SqliteDialect.classify).orUnavailable)
       // Verified API keys are reused while nothing was committed to the file (core's Auth).
-      return Context.make(SqlClient, sql).pipe(Context.add(CredentialChanges.CredentialChanges, CredentialChanges.CredentialChanges.of({ stamp: sql.changeStamp })))
+      // Reads run straight on the connection while tracing is off (store-sql's StatementRunner).
+      return Context.make(SqlClient, sql).pipe(
+        Context.add(CredentialChanges.CredentialChanges, CredentialChanges.CredentialChanges.of({ stamp: sql.changeStamp })),
+        Context.add(StatementRunner.StatementRunner, { run: StatementRunner.unscoped })
+      )
     })
   ).pipe(Layer.provide(Reactivity.layer))
 

@@ -5,6 +5,7 @@
  */
 import type { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, FiberRef } from "effect"
+import * as RequestFiber from "../routing/RequestFiber.js"
 
 /** The organization of the authenticated caller; set by the tenant middlewares. */
 export const currentTenant: FiberRef.FiberRef<string | null> = FiberRef.unsafeMake<string | null>(null)
@@ -18,11 +19,14 @@ export const log = (
   durationMs: number
 ): Effect.Effect<void> =>
   Effect.withFiberRuntime((fiber) =>
-    Effect.logInfo("request served").pipe(Effect.annotateLogs({
-      method: request.method,
-      route,
-      status: response.status,
-      duration_ms: durationMs,
-      tenant: fiber.getFiberRef(currentTenant)
-    }))
-  )
+    // The entry is the last thing the request's fiber logs (`RequestFiber`).
+    Effect.zipRight(
+      RequestFiber.annotateLogs({
+        method: request.method,
+        route,
+        status: response.status,
+        duration_ms: durationMs,
+        tenant: fiber.getFiberRef(currentTenant)
+      }),
+      Effect.logInfo("request served")
+    ))

@@ -7,7 +7,8 @@
  */
 import { HttpServerRequest } from "@effect/platform"
 import { Errors, Gcra } from "@costline/core"
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, type Fiber, Layer, Option } from "effect"
+import * as RequestFiber from "../routing/RequestFiber.js"
 
 /** 20 failures in a burst, then one a second. */
 export const DEFAULT_AUTH_FAILURE_POLICY: Gcra.RateLimitPolicy = { requestsPerSecond: 1, burst: 20 }
@@ -38,21 +39,22 @@ export class AuthFailureGate extends Context.Tag("@costline/http/AuthFailureGate
 const make = (policy: Gcra.RateLimitPolicy, trustedProxies: number) => {
   const rule = Gcra.parameters(policy)
   const tats = new Map<string, number>()
-  const address = Effect.map(HttpServerRequest.HttpServerRequest, (request) => clientAddress(request, trustedProxies))
+  // One step each (`RequestFiber`): `check` runs before every authenticated request.
+  const addressOf = (fiber: Fiber.RuntimeFiber<unknown, unknown>) => clientAddress(RequestFiber.requestOf(fiber), trustedProxies)
   return AuthFailureGate.of({
-    check: Effect.gen(function*() {
-      const key = yield* address
-      const nowMs = yield* Clock.currentTimeMillis
-      const outcome = Gcra.step(rule, tats.get(key), nowMs)
-      if (outcome.allowed) return
+    check: Effect.withFiberRuntime<void, Errors.RateLimited, HttpServerRequest.HttpServerRequest>((fiber) => {
+      const nowMs = RequestFiber.currentTimeMillis(fiber)
+      const outcome = Gcra.step(rule, tats.get(addressOf(fiber)), nowMs)
+      if (outcome.allowed) return Effect.void
       const decision = Gcra.decide(rule, outcome, nowMs)
-      return yield* new Errors.RateLimited({ retryAfterSeconds: decision.retryAfterMs / 1000 })
+      return Effect.fail(new Errors.RateLimited({ retryAfterSeconds: decision.retryAfterMs / 1000 }))
     }),
-    record: Effect.gen(function*() {
-      const key = yield* address
-      const nowMs = yield* Clock.currentTimeMillis
+    record: Effect.withFiberRuntime<void, never, HttpServerRequest.HttpServerRequest>((fiber) => {
+      const key = addressOf(fiber)
+      const nowMs = RequestFiber.currentTimeMillis(fiber)
       tats.set(key, Gcra.step(rule, tats.get(key), nowMs).tatMs)
       if (tats.size > SWEEP_ABOVE) for (const [other, tat] of tats) if (tat <= nowMs) tats.delete(other)
+      return Effect.void
     })
   })
 }

@@ -6,7 +6,7 @@
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Auth, Authorization, Errors } from "@costline/core"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { CostlineApi } from "../api/Api.js"
 import { Caller, TenantFromCredential, TenantFromHeader, TenantFromPath } from "../api/Caller.js"
 import * as AccessPolicy from "./AccessPolicy.js"
@@ -15,15 +15,19 @@ import * as DeclaredInput from "./DeclaredInput.js"
 import { AuthFailureGate } from "./AuthFailureLimit.js"
 import { RateLimitGate } from "./RateLimit.js"
 import { RequestId } from "./RequestId.js"
+import * as RequestFiber from "../routing/RequestFiber.js"
 
 const TENANT_HEADER = "x-tenant-id"
 
-export const tenantFromHeader = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+/** The tenant the request's `x-tenant-id` names. */
+const headerTenant = (request: HttpServerRequest.HttpServerRequest) => {
   const tenant = request.headers[TENANT_HEADER]?.trim()
   return tenant === undefined || tenant.length === 0
     ? Effect.fail(Errors.ValidationFailed.single(`header.${TENANT_HEADER}`, "missing", `the ${TENANT_HEADER} header is required`))
     : Effect.succeed(tenant)
-})
+}
+
+export const tenantFromHeader = RequestFiber.withRequest(headerTenant)
 
 const tenantFromPath = Effect.flatMap(HttpRouter.RouteContext, (route) => {
   const tenant = route.params.organization_id
@@ -39,29 +43,31 @@ const authenticate = <R>(tenantOf?: Effect.Effect<string, Errors.ValidationFaile
   Effect.map(
     Effect.all([Auth.Auth, RateLimitGate, AuthFailureGate, AccessPolicy.make(CostlineApi)]),
     ([auth, rateLimit, failures, requirePermission]) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      // An address that spent its failures is refused before its credential is looked up.
-      yield* failures.check
-      // Credentials first: an anonymous caller learns nothing about tenants.
-      const principal = yield* auth.authenticate(request.headers.authorization).pipe(
-        Effect.tapErrorTag("Unauthorized", () => failures.record)
-      )
-      yield* AccessLog.recordTenant(principal.organizationId)
-      // Every request of a known credential counts, also one that names the wrong tenant.
-      yield* rateLimit.admit(principal)
-      if (tenantOf !== undefined) yield* auth.requireTenant(principal, yield* tenantOf)
-      const requestId = yield* RequestId
-      yield* requirePermission(principal, requestId)
-      // Then only what the operation declares: no unknown query parameter, no body where none is taken.
-      yield* declaredInput
-      return Caller.of({
-        principal,
-        organizationId: principal.organizationId,
-        requestId,
-        actor: Authorization.actorOf(principal, requestId)
+      // The request and its id read in one step (`RequestFiber`): this runs before every operation.
+      RequestFiber.withRequest((request, fiber) => {
+        const requestId = Context.get(fiber.currentContext, RequestId)
+        return Effect.gen(function*() {
+          // An address that spent its failures is refused before its credential is looked up.
+          yield* failures.check
+          // Credentials first: an anonymous caller learns nothing about tenants.
+          const principal = yield* auth.authenticate(request.headers.authorization).pipe(
+            Effect.tapErrorTag("Unauthorized", () => failures.record)
+          )
+          yield* AccessLog.recordTenant(principal.organizationId)
+          // Every request of a known credential counts, also one that names the wrong tenant.
+          yield* rateLimit.admit(principal)
+          if (tenantOf !== undefined) yield* auth.requireTenant(principal, yield* tenantOf)
+          yield* requirePermission(principal, requestId)
+          // Then only what the operation declares: no unknown query parameter, no body where none is taken.
+          yield* declaredInput
+          return Caller.of({
+            principal,
+            organizationId: principal.organizationId,
+            requestId,
+            actor: Authorization.actorOf(principal, requestId)
+          })
+        })
       })
-    })
   )
 
 export const TenantFromHeaderLive = Layer.effect(TenantFromHeader, authenticate(tenantFromHeader))

@@ -7,6 +7,7 @@
 import { Headers, type HttpApp, HttpMethod, HttpServerRequest } from "@effect/platform"
 import { Errors } from "@costline/core"
 import { Effect } from "effect"
+import * as RequestFiber from "../routing/RequestFiber.js"
 import { PayloadTooLarge, UnsupportedMediaType } from "../errors/RequestErrors.js"
 import * as JsonDepth from "./JsonDepth.js"
 
@@ -89,7 +90,7 @@ export const check = (
  * the body has been read (the platform keeps the text, so it is not read twice).
  */
 export const nestingLimit = <E, R>(app: HttpApp.Default<E, R>) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | Errors.BadRequest, R> => {
+  RequestFiber.withRequest((request): HttpApp.Default<E | Errors.BadRequest, R> => {
     if (!hasBody(request)) return app
     return request.text.pipe(
       // A body that cannot be read is the endpoint's to report, as it reports it today.

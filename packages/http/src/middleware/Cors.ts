@@ -4,8 +4,9 @@
  * exposed, and their preflights are answered here with the methods the path really serves.
  * Credentials are bearer tokens in a header, never cookies, so credentialed CORS is not needed.
  */
-import { HttpApp, type HttpApp as App, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApp, type HttpApp as App, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import * as RequestFiber from "../routing/RequestFiber.js"
 import * as RouteTable from "../routing/RouteTable.js"
 
 export interface CorsOptions {
@@ -57,7 +58,7 @@ const preflight = (options: CorsOptions, origin: string, methods: ReadonlyArray<
 
 /** Wraps an app; without options it is the app itself. */
 export const make = (options: CorsOptions | undefined, routes: RouteTable.RouteTable) => <E, R>(app: App.Default<E, R>) =>
-  options === undefined ? app : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): App.Default<E, R> => {
+  options === undefined ? app : RequestFiber.withRequest((request): App.Default<E, R> => {
     const origin = request.headers["origin"]
     if (origin === undefined || !isAllowed(options, origin)) return app
     const methods = RouteTable.allowedMethods(routes, request.url)

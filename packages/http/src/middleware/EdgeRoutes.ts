@@ -4,9 +4,10 @@
  * no tenant, no rate limit), so the router holds exactly the operations the documents describe.
  * GET and HEAD only, at their one spelling (as every route: see `RouteTable`).
  */
-import { type HttpApi, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type HttpApi, type HttpApp, HttpServerResponse } from "@effect/platform"
 import type { StoreHealth } from "@costline/core"
 import { Effect } from "effect"
+import * as RequestFiber from "../routing/RequestFiber.js"
 import { V1_PREFIX, V2_PREFIX } from "../api/Versions.js"
 import * as DocsPage from "../docs/DocsPage.js"
 import { MethodNotAllowed } from "../errors/RequestErrors.js"
@@ -59,7 +60,7 @@ export const make = (
     const health = yield* Effect.context<StoreHealth.StoreHealth>()
 
     return <E, R>(app: HttpApp.Default<E, R>) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | MethodNotAllowed, R> => {
+      RequestFiber.withRequest((request): HttpApp.Default<E | MethodNotAllowed, R> => {
         const handler = handlerFor(request.url.split("?", 1)[0]!)
         if (handler === undefined) return app
         if (!READ_METHODS.includes(request.method)) {

@@ -8,7 +8,7 @@
 import { type HttpApi, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import type { Gcra } from "@costline/core"
-import { Cause, Clock, type Duration, Effect, identity, Option } from "effect"
+import { Cause, type Duration, Effect, identity, Option } from "effect"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import { describe } from "../errors/Describe.js"
 import * as FastApiDetail from "../errors/FastApiDetail.js"
@@ -16,6 +16,7 @@ import * as IssueInputs from "../errors/IssueInputs.js"
 import type { HttpFailure } from "../errors/Problem.js"
 import * as ProblemJson from "../errors/ProblemJson.js"
 import type { Metrics } from "../observability/Metrics.js"
+import * as RequestFiber from "../routing/RequestFiber.js"
 import * as RouteTable from "../routing/RouteTable.js"
 import * as AccessLog from "./AccessLog.js"
 import * as BodyLimits from "./BodyLimits.js"
@@ -105,7 +106,6 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         )
         : Effect.catchAllCause(app.bodyless, (cause) => answer(cause, request))
       return served.pipe(
-        Effect.provideService(RequestId.RequestId, requestId),
         Effect.map((response) =>
           HttpServerResponse.setHeaders(response, {
             [RequestId.HEADER]: requestId,
@@ -130,8 +130,8 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
       started: number,
       matched: Option.Option<RouteTable.Match>
     ) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const durationMs = now - started
+      Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse>((fiber) => {
+        const durationMs = RequestFiber.currentTimeMillis(fiber) - started
         // The template (`/v2/teams/:team_id`), never the concrete path: ids and emails stay out.
         const route = Option.isSome(matched) ? matched.value.route.path : null
         options.metrics?.request(request.method, route, response.status, durationMs / 1000)
@@ -150,18 +150,23 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
 
     return (router: HttpApp.Default): HttpApp.Default<never, HttpServerRequest.HttpServerRequest> => {
       const app = edges(router)
-      return Effect.flatMap(Clock.currentTimeMillis, (started) =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-          const requestId = RequestId.fromHeader(request.headers[RequestId.HEADER])
-          // One routing pass per request, shared by the deprecation headers and the access log.
-          let matched: Option.Option<RouteTable.Match> | undefined
-          const matchedRoute = () => (matched ??= RouteTable.match(routes, request.method, request.url))
-          const served = respond(app, request, requestId, matchedRoute)
-          return Effect.annotateLogs(
-            observed ? Effect.flatMap(served, (response) => observe(request, response, requestId, started, matchedRoute())) : served,
-            "request_id",
-            requestId
+      return Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
+        const started = RequestFiber.currentTimeMillis(fiber)
+        const request = RequestFiber.requestOf(fiber)
+        const requestId = RequestId.fromHeader(request.headers[RequestId.HEADER])
+        // One routing pass per request, shared by the deprecation headers and the access log.
+        let matched: Option.Option<RouteTable.Match> | undefined
+        const matchedRoute = () => (matched ??= RouteTable.match(routes, request.method, request.url))
+        const served = respond(app, request, requestId, matchedRoute)
+        // For the rest of the request's fiber (`RequestFiber`): its id, in its context and its logs.
+        return RequestFiber.provide(RequestId.RequestId, requestId).pipe(
+          Effect.zipRight(RequestFiber.annotateLogs({ request_id: requestId })),
+          Effect.zipRight(
+            observed
+              ? Effect.flatMap(served, (response) => observe(request, response, requestId, started, matchedRoute()))
+              : served
           )
-        }))
+        )
+      })
     }
   })

@@ -4,15 +4,16 @@
  * otherwise be taken for the next request). The body is read here, ahead of the endpoint; the
  * platform caches it, so the endpoint decodes the same bytes without reading again.
  */
-import { type HttpApp, HttpServerRequest } from "@effect/platform"
+import type { HttpApp } from "@effect/platform"
 import { Duration, Effect, Fiber } from "effect"
+import * as RequestFiber from "../routing/RequestFiber.js"
 import { RequestTimeout } from "../errors/RequestErrors.js"
 import { hasBody } from "./BodyLimits.js"
 
 export const DEFAULT_READ_TIMEOUT = Duration.seconds(30)
 
 export const make = (timeout: Duration.DurationInput) => <E, R>(app: HttpApp.Default<E, R>) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | RequestTimeout, R> => {
+  RequestFiber.withRequest((request): HttpApp.Default<E | RequestTimeout, R> => {
     if (!hasBody(request)) return app
     const read = Effect.gen(function*() {
       // Never interrupted: interrupting the platform's read destroys the request stream. It

@@ -8,6 +8,7 @@
 import { type HttpApp, HttpServerRequest } from "@effect/platform"
 import { Errors, StorableText } from "@costline/core"
 import { Effect, Option } from "effect"
+import * as RequestFiber from "../routing/RequestFiber.js"
 import * as RouteTable from "../routing/RouteTable.js"
 import { hasBody } from "./BodyLimits.js"
 
@@ -64,7 +65,7 @@ const inUrl = (routes: RouteTable.RouteTable, request: HttpServerRequest.HttpSer
 }
 
 export const make = (routes: RouteTable.RouteTable) => <E, R>(app: HttpApp.Default<E, R>) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E | Errors.ValidationFailed, R> => {
+  RequestFiber.withRequest((request): HttpApp.Default<E | Errors.ValidationFailed, R> => {
     const refuse = (field: string) =>
       Effect.fail(
         new Errors.ValidationFailed({

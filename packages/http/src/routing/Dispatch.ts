@@ -5,11 +5,13 @@
  * already walked the table for this request (canonical path, storable input, 405), so dispatch is
  * the table's remembered walk (with the router's preference of a literal segment over a
  * parameter, `RouteTable.match`): no second router (find-my-way: its URL sanitising, decoding and
- * trie), and no per-request composition. Each route's handler is wrapped once, when the app is made.
+ * trie), and no per-request composition. The route's context is set on the request's fiber
+ * (`RequestFiber`), not scoped around the handler. Each route's handler is wrapped once, when the app is made.
  */
 import { HttpApi, HttpApiBuilder, type HttpApp, HttpRouter, HttpServerError, HttpServerRequest } from "@effect/platform"
-import { Chunk, Context, Effect, type Fiber, FiberRef, Option, Tracer } from "effect"
+import { Chunk, Context, Effect, type Fiber, Option, Tracer } from "effect"
 import * as QueryString from "find-my-way-ts/QueryString"
+import * as RequestFiber from "./RequestFiber.js"
 import * as RouteTable from "./RouteTable.js"
 
 const keyOf = (method: string, path: string) => `${method} ${path}`
@@ -69,7 +71,10 @@ export const httpApp: Effect.Effect<
     if (target === undefined || Option.isNone(matched)) return Effect.fail(new HttpServerError.RouteNotFound({ request }))
     const span = Context.getOption(context, Tracer.ParentSpan)
     if (Option.isSome(span) && span.value._tag === "Span") span.value.attribute("http.route", target.route.path)
-    return Effect.locally(target.run, FiberRef.currentContext, routeContext(context, target.route, matched.value.params, request.url))
+    return Effect.zipRight(
+      RequestFiber.setContext(routeContext(context, target.route, matched.value.params, request.url)),
+      target.run
+    )
   })
 
   const apiMiddleware = yield* (yield* HttpApiBuilder.Middleware).retrieve

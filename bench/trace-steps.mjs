@@ -1,0 +1,49 @@
+// @ts-check
+/**
+ * Which effect each interpreter step of one request ran: the op and, for a continuation or a
+ * sync/suspend, the source of the function it called (its first 120 characters). The steps of
+ * `steps.mjs` (`bench/cpu.ts --steps`) say how many; this says where they come from, e.g. the
+ * ~23-step acquire-use-release of every `Effect.locally`/`provideService`, or `@effect/sql`'s span
+ * and scope around a statement. Serves one request of the scenario after a warm-up and writes
+ * the trace, one step per line, to `job.out`. Run through `bench/cpu.ts --trace <dir>`.
+ */
+import { inject } from "light-my-request"
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+import { handlerOf, requestsOf } from "./lib/inprocess.mjs"
+
+const job = JSON.parse(process.argv[2] ?? "{}")
+// The same module instance the build runs (ES modules are cached by their resolved URL).
+const { FiberRuntime } = await import(pathToFileURL(join(job.root, "node_modules/effect/dist/esm/internal/fiberRuntime.js")).href)
+
+const next = requestsOf(job)
+const handler = await handlerOf(job.root, job.filename)
+const once = async () => {
+  const response = await inject(handler, next())
+  if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)
+}
+for (let i = 0; i < 50; i++) await once()
+
+/** @type {Array<string>} */
+const trace = []
+/** @param {any} op */
+const describe = (op) => {
+  const f = op.effect_instruction_i1 ?? op.effect_instruction_i0
+  return typeof f === "function" ? f.toString().replace(/\s+/g, " ").slice(0, 120) : ""
+}
+const proto = FiberRuntime.prototype
+for (const name of Object.getOwnPropertyNames(proto)) {
+  // The run loop dispatches each op to the method named by its op code (`Sync`, `OnSuccess`, …).
+  if (!/^[A-Z]/.test(name) || typeof proto[name] !== "function") continue
+  const original = proto[name]
+  proto[name] = function(/** @type {unknown} */ op) {
+    trace.push(`${name} | ${describe(op)}`)
+    return original.call(this, op)
+  }
+}
+await once()
+writeFileSync(job.out, trace.map((line, index) => `${index + 1}\t${line}`).join("\n") + "\n")
+process.stderr.write(JSON.stringify({ scenario: job.scenario, root: job.root, steps: trace.length, trace: job.out }) + "\n")
+await handler.dispose()
+process.exit(0)

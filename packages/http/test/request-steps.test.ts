@@ -1,0 +1,69 @@
+/**
+ * The request path's budget in Effect interpreter steps: what every request costs around its
+ * own work, counted exactly (a supervisor sees each step of the handler's fibers), so it does not
+ * depend on the machine's load. A change that adds a scoped context change, a span or a second
+ * routing pass to every request (each one 15–80 steps) breaks it. `bench/cpu.ts --steps` counts
+ * the same with the access log on; docs/performance.md lists what each step took out.
+ */
+import { contractSecrets, StepCounter } from "@costline/store-contract"
+import { Core } from "@costline/core"
+import { makeHandler } from "@costline/http"
+import { SqliteStore } from "@costline/store-sqlite"
+import { expect, it } from "@effect/vitest"
+import { Effect, Layer, RuntimeFlags, Supervisor } from "effect"
+import { inject } from "light-my-request"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { upsertInsight } from "./support/Insights.js"
+import { seedTenant } from "./support/TestServer.js"
+
+const REQUESTS = 20
+/**
+ * Measured 2026-11-26: 182 / 171 / 86 (the request fiber's context set once, reads straight on the
+ * SQLite connection, the request read in the step that needs it); before, 323 / 312 / 137. A
+ * little room for a change that pays for itself.
+ */
+const BUDGET = { read: 195, page: 185, probe: 95 }
+
+it.live("an authenticated insight read, a page of insights and a probe stay within their step budgets", () =>
+  Effect.gen(function*() {
+    const directory = mkdtempSync(join(tmpdir(), "costline-steps-"))
+    yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(directory, { recursive: true, force: true })))
+    const filename = join(directory, "steps.db")
+    const seeded = yield* Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const insight = yield* upsertInsight(tenant.id, "WH_STEPS")
+      return { tenant, insight }
+    }).pipe(Effect.provide(Core.layerWithSecrets.pipe(Layer.provide(SqliteStore.layer({ filename })), Layer.provide(contractSecrets))))
+
+    const steps = new StepCounter()
+    const handler = makeHandler({
+      store: Layer.mergeAll(SqliteStore.layer({ filename }), Supervisor.addSupervisor(steps), RuntimeFlags.enableOpSupervision),
+      secrets: contractSecrets,
+      accessLog: false,
+      rateLimit: false
+    })
+    yield* Effect.addFinalizer(() => Effect.promise(() => handler.dispose()))
+    const headers = { authorization: `Bearer ${seeded.tenant.adminKey}`, "x-tenant-id": seeded.tenant.id }
+    const stepsPerRequest = (url: string, auth: boolean) =>
+      Effect.promise(async () => {
+        const send = async () => {
+          const answer = await inject(handler, { method: "GET", url, headers: auth ? headers : {} })
+          expect(answer.statusCode, answer.payload).toBe(200)
+        }
+        // Warm: the key cache, prepared statements, lazily built parts.
+        for (let i = 0; i < 5; i++) await send()
+        const before = steps.count
+        for (let i = 0; i < REQUESTS; i++) await send()
+        return (steps.count - before) / REQUESTS
+      })
+
+    const read = yield* stepsPerRequest(`/v2/insights/${seeded.insight.id}`, true)
+    const page = yield* stepsPerRequest("/v2/insights?max_results=50", true)
+    const probe = yield* stepsPerRequest("/healthz", false)
+    const measured = JSON.stringify({ read, page, probe })
+    expect(read, measured).toBeLessThanOrEqual(BUDGET.read)
+    expect(page, measured).toBeLessThanOrEqual(BUDGET.page)
+    expect(probe, measured).toBeLessThanOrEqual(BUDGET.probe)
+  }).pipe(Effect.scoped))
