@@ -39,5 +39,66 @@ export const cpuMicros = (pid: number): number =>
 /** The smallest CPU time a warm-up sample should span: 25 clock ticks, so within 4% (a tick is the resolution). */
 export const MIN_MEASURED_CPU_MICROS = (25 * 1_000_000) / ticksPerSecond
 
+/** The state of the process's main thread (`R` running or waiting for a core, `S` sleeping, …). */
+export const processState = (stat: string): string => stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)
+
+/** A process as `untilIdle` watches it. */
+export interface Watched {
+  /** CPU time so far, µs. */
+  readonly cpuMicros: () => number
+  /** Whether its main thread is running or waiting for a core right now. */
+  readonly running: () => boolean
+}
+
+export const watched = (pid: number): Watched => ({
+  cpuMicros: () => cpuMicros(pid),
+  running: () => processState(readFileSync(`/proc/${pid}/stat`, "utf8")) === "R"
+})
+
+/** How a process is judged idle (see `untilIdle`). */
+export interface IdleOptions {
+  /** Length of one observation. */
+  readonly intervalMs: number
+  /** How often the main thread's state is read within it. */
+  readonly sampleMs: number
+  /** CPU time over the interval at or below which the process may count as idle. */
+  readonly idleMicros: number
+  readonly timeoutMs: number
+}
+
+/**
+ * 100 ms with the main thread never seen runnable (read every 5 ms) and at most one clock tick
+ * of CPU (10 ms at 100 Hz). The state matters on a loaded machine: a server working off a backlog
+ * may get less than a tick of CPU in 100 ms while it waits for a core, but it is runnable (`R`)
+ * throughout, where an idle one sleeps in epoll (`S`).
+ */
+export const DEFAULT_IDLE: IdleOptions = { intervalMs: 100, sampleMs: 5, idleMicros: 1_000_000 / ticksPerSecond, timeoutMs: 600_000 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Waits until a process has stopped working, and says how long that took (ms). A load run ends
+ * with its connections closed, but requests already read go on running: a server answering an
+ * aggregate in 0.3 s that had 64 of them in flight is busy for another ~20 s, and the next run
+ * (or the other server's, on this 2-core machine) would be measured against that backlog.
+ * Fails after `timeoutMs`: a process that never goes quiet is a broken benchmark.
+ */
+export const untilIdle = async (process: Watched, options: IdleOptions = DEFAULT_IDLE): Promise<number> => {
+  const started = performance.now()
+  for (;;) {
+    if (performance.now() - started > options.timeoutMs) {
+      throw new Error(`the server was still busy ${Math.round(options.timeoutMs / 1000)} s after its load run ended`)
+    }
+    const cpuBefore = process.cpuMicros()
+    const observed = performance.now()
+    let seenRunning = false
+    while (performance.now() - observed < options.intervalMs) {
+      await sleep(options.sampleMs)
+      seenRunning ||= process.running()
+    }
+    if (!seenRunning && process.cpuMicros() - cpuBefore <= options.idleMicros) return performance.now() - started
+  }
+}
+
 /** Whether CPU per request has settled (see steady.mjs, shared with the in-process harness). */
 export const isSteady: (samples: ReadonlyArray<number>, window?: number, tolerance?: number) => boolean = isSteadyJs

@@ -4,11 +4,12 @@
  * weighs on all alike. Each figure is the mean of a server's runs. Before measuring, each server
  * is driven until its CPU per request is steady (the JIT of a large program takes seconds of load
  * to settle); CPU per request is each server process's own CPU time over its runs, divided by the
- * requests it answered.
+ * requests it answered. Every run starts on an idle server: after each, the requests it left in
+ * flight are let finish first.
  */
 import { isDeepStrictEqual } from "node:util"
 import { assertSameAnswer, send } from "./Answer.js"
-import { isSteady, MIN_MEASURED_CPU_MICROS } from "./Cpu.js"
+import { isSteady, MIN_MEASURED_CPU_MICROS, untilIdle } from "./Cpu.js"
 import { drive, type LoadResult, type Request } from "./Load.js"
 import { type ResultRow, row } from "./Report.js"
 import type { Scenario, ScenarioContext } from "./Scenario.js"
@@ -33,11 +34,17 @@ interface Run extends LoadResult {
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}]   ${message}\n`)
 
-/** One load run, with the server's CPU time over it. */
+/**
+ * One load run, with the server's CPU time over it; then the requests the run left in flight are
+ * let finish (see `untilIdle`), so that every run starts on an idle server. Their CPU time is
+ * not counted: they were not answered inside the run.
+ */
 const measuredRun = async (server: RunningServer, plan: Parameters<typeof drive>[1]): Promise<Run> => {
   const before = server.cpuMicros()
   const result = await drive(server.origin, plan)
   const cpu = server.cpuMicros() - before
+  const drainedMs = await untilIdle(server)
+  if (drainedMs > 2_000) log(`${server.kind} finished the requests left in flight ${(drainedMs / 1000).toFixed(1)} s after the run`)
   return { ...result, cpuMicrosPerRequest: cpu / Math.max(1, result.requests) }
 }
 
@@ -85,6 +92,9 @@ export const measure = async (
     }
   }
   const connectionCounts = scenario.connections ?? options.connections
+  // The RSS high-water mark during this scenario (from the RSS it starts at: a process's RSS
+  // rarely shrinks, so a scenario's peak is never below the one before's resident set).
+  const peaks = Object.fromEntries(sides.map((side) => [side, serverOf(side).watchPeak()])) as Partial<Record<Side, () => number>>
   for (const side of sides) await warmUp(serverOf(side), requests[side], Math.max(...connectionCounts), options)
   const rows: Array<ResultRow> = []
   for (const connections of connectionCounts) {
@@ -113,5 +123,18 @@ export const measure = async (
       peer_p99_ms: hasPeer ? mean(runs.peer, (r) => r.p99Ms) : null
     }))
   }
+  rows.push(row({
+    name: `${scenario.name}_rss_peak`,
+    store: context.store,
+    connections: Math.max(...connectionCounts),
+    unit: "MB",
+    ours: peaks.ours!(),
+    baseline: peaks.baseline!(),
+    p50_ms: null,
+    p99_ms: null,
+    baseline_p50_ms: null,
+    baseline_p99_ms: null,
+    peer: peaks.peer?.() ?? null
+  }))
   return rows
 }

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freePort } from "../../test-support/network.js"
-import { cpuMicros } from "./Cpu.js"
+import { watched } from "./Cpu.js"
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const COSTLINE = join(ROOT, "packages/cli/bin/costline.js")
@@ -35,6 +35,8 @@ export interface RunningServer {
   readonly watchPeak: () => () => number
   /** The process's CPU time so far (user + system, every thread), in microseconds. */
   readonly cpuMicros: () => number
+  /** Whether its main thread is running or waiting for a core right now (`/proc/<pid>/stat`). */
+  readonly running: () => boolean
   readonly stop: () => Promise<void>
 }
 
@@ -123,7 +125,7 @@ export const startServer = async (kind: ServerKind, options: ServerOptions): Pro
       writeFileSync(`/proc/${pid}/clear_refs`, "5")
       return peakMb
     },
-    cpuMicros: () => cpuMicros(pid),
+    ...watched(pid),
     stop: async () => {
       child.kill("SIGTERM")
       await exited(child)

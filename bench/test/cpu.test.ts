@@ -1,6 +1,7 @@
 /** Reading a server's CPU time from /proc, and deciding when it is warm. */
 import { describe, expect, it } from "vitest"
-import { cpuMicros, cpuTicks, isSteady } from "../lib/Cpu.js"
+import { spawn } from "node:child_process"
+import { cpuMicros, cpuTicks, isSteady, processState, untilIdle, watched } from "../lib/Cpu.js"
 import { row } from "../lib/Report.js"
 
 describe("CPU time from /proc/<pid>/stat", () => {
@@ -56,5 +57,39 @@ describe("result rows", () => {
     expect(measured).toMatchObject({ ratio: 0.6, ours_cpu_us: 412, baseline_cpu_us: 80, peer: 900, peer_ratio: 0.9, peer_cpu_us: 96, peer_p99_ms: 1.3 })
     const bare = row({ name: "cold_start", store: "sqlite", connections: null, unit: "ms", ours: 500, baseline: 200, p50_ms: null, p99_ms: null, baseline_p50_ms: null, baseline_p99_ms: null })
     expect(bare).toMatchObject({ ours_cpu_us: null, peer: null, peer_ratio: null })
+  })
+})
+
+describe("waiting for a server to go idle", () => {
+  it("returns only once the process has stopped using CPU", async () => {
+    // A process that works for 300 ms of CPU, then sits idle, as a server working off the
+    // requests a load run left in flight (seconds of wall time on a loaded machine).
+    const child = spawn(process.execPath, ["-e", "const end = process.cpuUsage().user + 300000; while (process.cpuUsage().user < end); setTimeout(() => {}, 60000)"])
+    try {
+      await untilIdle(watched(child.pid!))
+      expect(cpuMicros(child.pid!)).toBeGreaterThanOrEqual(300_000)
+      expect(child.exitCode).toBeNull()
+    } finally {
+      child.kill()
+    }
+  }, 60_000)
+
+  it("waits for a process that is runnable, however little CPU it gets (a loaded machine)", async () => {
+    // Runnable for the first 20 reads of its state, using no CPU: not idle until it sleeps.
+    let reads = 0
+    const waiting = { cpuMicros: () => 0, running: () => ++reads <= 20 }
+    await untilIdle(waiting, { intervalMs: 10, sampleMs: 1, idleMicros: 0, timeoutMs: 10_000 })
+    expect(reads).toBeGreaterThan(20)
+  })
+
+  it("gives up on a process that never goes quiet", async () => {
+    let cpu = 0
+    const busy = { cpuMicros: () => (cpu += 50_000), running: () => false }
+    await expect(untilIdle(busy, { intervalMs: 5, sampleMs: 1, idleMicros: 10_000, timeoutMs: 50 })).rejects.toThrow(/still busy/)
+  })
+
+  it("reads the main thread's state after the command name", () => {
+    expect(processState("4242 (node (x) y) R 1 4242")).toBe("R")
+    expect(processState("4242 (node) S 1 4242")).toBe("S")
   })
 })

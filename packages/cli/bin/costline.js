@@ -6,23 +6,26 @@ if (Number(process.versions.node.split(".")[0]) < 22) {
   console.error(`costline: Node.js 22 or newer is required (this is ${process.version}); in this repository, npm start and npm run costline use the Node it installs`)
   process.exit(1)
 }
-// `ingest dw` streams a million rows: V8 would let its young generation grow to 2 × 64 MB under
-// that allocation rate, a third of the peak RSS (issue 18: 440 → 306 MB on 200k queries with 4 MB
-// semi-spaces, the same CPU time). Heap sizes are fixed when V8 starts, so the command re-executes
-// itself in place (same pid, stdio and signals) with them; a size the user set wins, and a Node
-// without process.execve (before 22.15, Windows) runs as it is. See docs/decisions.md.
+// Two commands size V8's heap for themselves (see docs/decisions.md). `ingest dw` streams a
+// million rows, and `serve` allocates fast under concurrent requests: V8 would let the young
+// generation grow to 2 × 64 MB under either allocation rate, the largest part of the peak RSS
+// (issue 18, ingest: 440 → 306 MB on 200k queries; issue 19, serve under the benchmark's load:
+// 409 → 265 MB), for no measured CPU. Heap sizes are fixed when V8 starts, so the command
+// re-executes itself in place (same pid, stdio and signals) with 4 MB semi-spaces; a size the user
+// set wins, and a Node without process.execve (before 22.15, Windows) runs as it is.
 const SEMI_SPACE_FLAG = "--max-semi-space-size"
+const sizesHeap = (process.argv[2] === "ingest" && process.argv[3] === "dw") || process.argv[2] === "serve"
 if (
-  process.argv[2] === "ingest" && process.argv[3] === "dw" && typeof process.execve === "function" &&
+  sizesHeap && typeof process.execve === "function" &&
   ![...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].some((flag) => flag.startsWith(SEMI_SPACE_FLAG))
 ) {
   process.execve(process.execPath, [process.execPath, ...process.execArgv, `${SEMI_SPACE_FLAG}=4`, ...process.argv.slice(1)], process.env)
 }
 // The old generation: V8 lets it grow to about four times its live set between full collections
-// (a growing factor up to 4); a factor of 2 keeps it near twice (1M queries: 341 → 259 MB, no
-// more CPU; 1.5 saved 18 MB more for 5–8 CPU seconds). Read at each collection, so set here:
-// Node refuses it on the command line and in NODE_OPTIONS.
-if (process.argv[2] === "ingest" && process.argv[3] === "dw") {
+// (a growing factor up to 4); a factor of 2 keeps it near twice (ingest, 1M queries: 341 → 259 MB,
+// no more CPU; serve: 265 → 196 MB over the benchmark, a live set of ~30 MB). Read at each
+// collection, so set here: Node refuses it on the command line and in NODE_OPTIONS.
+if (sizesHeap) {
   const { setFlagsFromString } = await import("node:v8")
   setFlagsFromString("--heap-growing-percent=100")
 }

@@ -66,7 +66,7 @@ describe("costline ingest dw", () => {
   })
 })
 
-describe("costline ingest dw's heap", () => {
+describe("the heap of costline ingest dw and costline serve", () => {
   // A preloaded module records the V8 flags of the process that finally runs the command.
   const flagsOf = async (nodeOptions: string, ...args: Array<string>) => {
     const dir = scratchDir()
@@ -85,6 +85,11 @@ describe("costline ingest dw's heap", () => {
 
   it("a semi-space size the user set wins", async () => {
     expect(await flagsOf("--max-semi-space-size=16", "ingest", "dw", "--help")).not.toContain("--max-semi-space-size=4")
+    expect(await flagsOf("--max-semi-space-size=16", "serve", "--help")).not.toContain("--max-semi-space-size=4")
+  })
+
+  it("serve runs with small semi-spaces too (its young generation was most of its peak RSS under load)", async () => {
+    expect(await flagsOf("", "serve", "--help")).toContain("--max-semi-space-size=4")
   })
 })
 
