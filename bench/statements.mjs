@@ -6,10 +6,9 @@
  * statement; Postgres: each node-postgres `Client.query`. Prints one JSON line on stderr. Run
  * through `bench/cpu.ts --statements`; the count, like the steps, does not depend on the load.
  */
-import { inject } from "light-my-request"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import { handlerOf, requestsOf } from "./lib/inprocess.mjs"
+import { servedScenario } from "./lib/inprocess.mjs"
 
 const job = JSON.parse(process.argv[2] ?? "{}")
 /** @type {Array<string> | undefined} */
@@ -40,13 +39,7 @@ if (job.filename.startsWith("postgres://")) {
   }
 }
 
-const next = requestsOf(job)
-const handler = await handlerOf(job.root, job.filename)
-const once = async () => {
-  const response = await inject(handler, next())
-  if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)
-}
-for (let i = 0; i < 20; i++) await once()
+const { handler, once } = await servedScenario(job, 20)
 log = []
 await once()
 const statements = log

@@ -7,22 +7,12 @@
  * line on stderr. Run through `bench/cpu.ts --steps`. CPU time swings with whatever else the
  * machine runs; these counts do not, so they show what a change removed from every request.
  */
-import { inject } from "light-my-request"
-import { join } from "node:path"
-import { pathToFileURL } from "node:url"
-import { handlerOf, requestsOf } from "./lib/inprocess.mjs"
+import { fiberRuntimeOf, servedScenario } from "./lib/inprocess.mjs"
 
 const job = JSON.parse(process.argv[2] ?? "{}")
-// The same module instance the build runs (ES modules are cached by their resolved URL).
-const { FiberRuntime } = await import(pathToFileURL(join(job.root, "node_modules/effect/dist/esm/internal/fiberRuntime.js")).href)
+const FiberRuntime = await fiberRuntimeOf(job.root)
 
-const next = requestsOf(job)
-const handler = await handlerOf(job.root, job.filename)
-const once = async () => {
-  const response = await inject(handler, next())
-  if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)
-}
-for (let i = 0; i < 50; i++) await once()
+const { handler, once } = await servedScenario(job, 50)
 
 const counts = { steps: 0, fiber_ref_writes: 0, fibers: 0 }
 const proto = FiberRuntime.prototype

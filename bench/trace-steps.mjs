@@ -7,23 +7,13 @@
  * and scope around a statement. Serves one request of the scenario after a warm-up and writes
  * the trace, one step per line, to `job.out`. Run through `bench/cpu.ts --trace <dir>`.
  */
-import { inject } from "light-my-request"
 import { writeFileSync } from "node:fs"
-import { join } from "node:path"
-import { pathToFileURL } from "node:url"
-import { handlerOf, requestsOf } from "./lib/inprocess.mjs"
+import { fiberRuntimeOf, servedScenario } from "./lib/inprocess.mjs"
 
 const job = JSON.parse(process.argv[2] ?? "{}")
-// The same module instance the build runs (ES modules are cached by their resolved URL).
-const { FiberRuntime } = await import(pathToFileURL(join(job.root, "node_modules/effect/dist/esm/internal/fiberRuntime.js")).href)
+const FiberRuntime = await fiberRuntimeOf(job.root)
 
-const next = requestsOf(job)
-const handler = await handlerOf(job.root, job.filename)
-const once = async () => {
-  const response = await inject(handler, next())
-  if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)
-}
-for (let i = 0; i < 50; i++) await once()
+const { handler, once } = await servedScenario(job, 50)
 
 /** @type {Array<string>} */
 const trace = []

@@ -4,7 +4,9 @@
  * requests of each scenario, and a build's node handler over a seeded SQLite file, driven with
  * light-my-request (no sockets).
  */
+import { inject } from "light-my-request"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 
 /**
  * The next request of `job.scenario`, as light-my-request takes it; ids rotate over the seeded insights.
@@ -63,3 +65,29 @@ export const handlerOf = async (root, filename) => {
   const { SqliteStore } = await import(join(root, "packages/store-sqlite/dist/index.js"))
   return http.makeHandler({ store: SqliteStore.layer({ filename }), rateLimit: false, accessLog: true })
 }
+
+/**
+ * `job.scenario` served through the build's handler (`handlerOf`), warmed with `warmUp`
+ * requests: `once` sends the next request and fails on an answer that is not a success.
+ * @param {{ scenario: string, token: string, organization: string, insightIds: Array<string>, teamId: string, root: string, filename: string }} job
+ * @param {number} warmUp
+ */
+export const servedScenario = async (job, warmUp) => {
+  const next = requestsOf(job)
+  const handler = await handlerOf(job.root, job.filename)
+  const once = async () => {
+    const response = await inject(handler, next())
+    if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)
+  }
+  for (let i = 0; i < warmUp; i++) await once()
+  return { handler, once }
+}
+
+/**
+ * The run loop class of the `effect` instance the build at `root` uses (its internal module: ES
+ * modules are cached by their resolved URL, so it is the one the build runs).
+ * @param {string} root
+ * @returns {Promise<any>}
+ */
+export const fiberRuntimeOf = async (root) =>
+  (await import(pathToFileURL(join(root, "node_modules/effect/dist/esm/internal/fiberRuntime.js")).href)).FiberRuntime

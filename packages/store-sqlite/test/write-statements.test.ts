@@ -6,8 +6,8 @@
  * statements (issue 19). A write whose typed failure a caller may recover from still runs as a
  * savepoint (the contract's "a write refused inside a transaction can be recovered from").
  */
-import { Actor, Core, Insight, Insights, Precondition, Teams } from "@costline/core"
-import { freshOrganization } from "@costline/store-contract"
+import { Actor, Core, Insights, Precondition, Teams } from "@costline/core"
+import { freshOrganization, idleWarehouse } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { afterAll, afterEach, expect, it } from "@effect/vitest"
 import Sqlite from "better-sqlite3"
@@ -15,16 +15,6 @@ import { Effect, Layer } from "effect"
 
 const store = SqliteStore.layer({ filename: ":memory:" })
 const system = Actor.Actor.system()
-
-const idleWarehouse = (resourceId: string) =>
-  new Insight.InsightUpsert({
-    insight_type: "warehouse_idle",
-    resource_type: "warehouse",
-    resource_id: resourceId,
-    title: `Warehouse ${resourceId} is idle`,
-    description: "It ran for hours without queries.",
-    severity: "medium"
-  })
 
 /** A fresh organization with one insight in it. */
 const withInsight = Effect.gen(function*() {
