@@ -20,11 +20,13 @@ import { seedTenant } from "./support/TestServer.js"
 
 const REQUESTS = 20
 /**
- * Measured 2026-11-26: 182 / 171 / 86 (the request fiber's context set once, reads straight on the
- * SQLite connection, the request read in the step that needs it); before, 323 / 312 / 137. A
- * little room for a change that pays for itself.
+ * Measured 2026-11-26 on Node 24: 182 / 171 / 86 (the request fiber's context set once, reads
+ * straight on the SQLite connection, the request read in the step that needs it); before, 323 /
+ * 312 / 137. On Node 22 every request, the probe included, takes 25 steps more (207 / 196 / 111):
+ * the probe's budget covers both, and a route's is what it costs beyond the probe (96 and 85 on
+ * either). A little room for a change that pays for itself.
  */
-const BUDGET = { read: 195, page: 185, probe: 95 }
+const BUDGET = { probe: 115, readBeyondProbe: 105, pageBeyondProbe: 95 }
 
 it.live("an authenticated insight read, a page of insights and a probe stay within their step budgets", () =>
   Effect.gen(function*() {
@@ -63,7 +65,7 @@ it.live("an authenticated insight read, a page of insights and a probe stay with
     const page = yield* stepsPerRequest("/v2/insights?max_results=50", true)
     const probe = yield* stepsPerRequest("/healthz", false)
     const measured = JSON.stringify({ read, page, probe })
-    expect(read, measured).toBeLessThanOrEqual(BUDGET.read)
-    expect(page, measured).toBeLessThanOrEqual(BUDGET.page)
     expect(probe, measured).toBeLessThanOrEqual(BUDGET.probe)
+    expect(read - probe, measured).toBeLessThanOrEqual(BUDGET.readBeyondProbe)
+    expect(page - probe, measured).toBeLessThanOrEqual(BUDGET.pageBeyondProbe)
   }).pipe(Effect.scoped))
