@@ -74,6 +74,12 @@ describe("costline (SQLite)", () => {
     const headers = { authorization: `Bearer ${token}`, "x-tenant-id": "demo" }
     const audit = await fetch(`http://127.0.0.1:${port}/v2/audit-logs`, { headers })
     expect(audit.status).toBe(200)
+    // The first start loaded a generated month: insights computed from it, with their savings.
+    expect(banner).toMatch(/34200 queries over \d+ warehouse-hours, idle share \d+\.\d%, 7 insights computed/)
+    const computed = await fetch(`http://127.0.0.1:${port}/v2/insights?insight_type__in=warehouse_idle&max_results=50`, { headers })
+    const idle = await computed.json() as { items: Array<{ resource_id: string; potential_savings: number }> }
+    expect(idle.items.map((item) => item.resource_id)).toContain("IDLE_WH")
+    expect(idle.items.every((item) => item.potential_savings > 0)).toBe(true)
     // The CLI writes to the same file while the server runs; the server sees the new key at once.
     const key = await costline(dir, "keys", "create", "--org", "demo", "--name", "while-serving")
     expect(key.code).toBe(0)
@@ -87,6 +93,8 @@ describe("costline (SQLite)", () => {
     // A second start prints the same key, which still works.
     const again = await startServer(dir, "--demo", "--port", String(port))
     expect(again.output()).toContain(token)
+    // Loaded once: the organization existed, so the month is not ingested again.
+    expect(again.output()).not.toContain("generated month")
     expect((await fetch(`http://127.0.0.1:${port}/v2/audit-logs`, { headers })).status).toBe(200)
     expect(await stop(again.child, "SIGINT")).toBe(0)
   })

@@ -8,6 +8,7 @@ import { FileSystem } from "@effect/platform"
 import { Actor, DwExportGenerator, DwIngest, Errors, Ids, UsageFile } from "@costline/core"
 import { Console, Effect, Either, Option, Stream } from "effect"
 import { CliFailure, coreLayer, database, org } from "../Options.js"
+import { ingestDemoMonth } from "../DemoMonth.js"
 import { makeProgress } from "../Progress.js"
 
 const path = (name: string, what: string) =>
@@ -105,14 +106,7 @@ const days = Options.integer("days").pipe(Options.withDescription("days of histo
 const demo = Command.make("demo", { org: demoOrg, days, database }, (args) =>
   Effect.gen(function*() {
     if (args.days < 1 || args.days > 90) return yield* Effect.fail(new CliFailure("--days must be from 1 to 90"))
-    const generated = DwExportGenerator.generateExports({ days: args.days, controls: 3, start: new Date(Date.UTC(2024, 2, 1)) })
-    // A fresh generator per pass: the ingestion reads the queries twice.
-    const text = (lines: () => Iterable<string>) => () => Stream.fromIterable(lines())
-    const ingest = yield* DwIngest.DwIngest
-    const summary = yield* ingest.run(Actor.Actor.system(), args.org, {
-      metering: { format: "csv", open: text(() => DwExportGenerator.csvLines(DwExportGenerator.METERING_HEADER, generated.metering())) },
-      queries: { format: "jsonl", open: text(() => DwExportGenerator.jsonLines(generated.queries())) }
-    })
+    const summary = yield* ingestDemoMonth(args.org, args.days)
     for (const line of summaryLines(args.org, summary)) yield* Console.log(line)
   }).pipe(Effect.provide(coreLayer(args.database)))).pipe(
   Command.withDescription("ingest a generated month of warehouse exports with planted problems (demo data)")

@@ -52,7 +52,18 @@ const demoKey = (database: string) =>
     }
     // The demo data (its insights are built when their module loads) only for `--demo`.
     const { seedOrganization } = yield* Effect.promise(() => import("../Seed.js"))
-    const { token } = yield* seedOrganization(DEMO_ORG, "npm-start")
+    const { created, organizationId, token } = yield* seedOrganization(DEMO_ORG, "npm-start")
+    // A new demo organization gets a generated month of warehouse usage (a few seconds, once):
+    // insights, usage and idle cost computed as from real exports, not only the seeded examples.
+    if (created) {
+      yield* Console.log("loading a generated month of warehouse usage into organization 'demo' (once)…")
+      const { ingestDemoMonth } = yield* Effect.promise(() => import("../DemoMonth.js"))
+      const summary = yield* ingestDemoMonth(organizationId)
+      yield* Console.log(
+        `  ${summary.queries} queries over ${summary.hours} warehouse-hours, idle share ${(summary.idle_share * 100).toFixed(1)}%, ` +
+          `${summary.insights_created} insights computed (costline ingest demo loads it again)`
+      )
+    }
     mkdirSync(dirname(DEMO_KEY_FILE), { recursive: true })
     const keys = { ...keptKeys(), [database]: token }
     writeFileSync(DEMO_KEY_FILE, JSON.stringify({ organization: DEMO_ORG, keys }, null, 2) + "\n", { mode: 0o600 })
