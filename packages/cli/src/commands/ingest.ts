@@ -5,7 +5,7 @@
  */
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Actor, DwExportGenerator, DwIngest, Errors, Ids, UsageFile } from "@costline/core"
+import { Actor, DwIngest, Errors, Ids, UsageFile } from "@costline/core"
 import { Console, Effect, Either, Option, Stream } from "effect"
 import { CliFailure, coreLayer, database, org } from "../Options.js"
 import { ingestDemoMonth } from "../DemoMonth.js"
