@@ -5,10 +5,11 @@
  * stay the contract and the OpenAPI documents; `test/unit/Encoded.test.ts` proves each function
  * here equal to `Schema.encode` of its schema for arbitrary values.
  */
-import { HttpServerResponse } from "@effect/platform"
+import type { HttpServerResponse } from "@effect/platform"
 import type { Audit, Insight } from "@costline/core"
 import { DateTime } from "effect"
 import type { AuditRecordV2 } from "./audit/Api.js"
+import * as JsonBody from "./JsonBody.js"
 
 const isoOrNull = (value: DateTime.Utc | null): string | null => (value === null ? null : DateTime.formatIso(value))
 
@@ -27,4 +28,4 @@ export const insight = (value: Insight.Insight): typeof Insight.Insight.Encoded 
 })
 
 /** A 200 answer with an encoded body: the platform does not encode it again. */
-export const ok = (body: unknown): HttpServerResponse.HttpServerResponse => HttpServerResponse.unsafeJson(body)
+export const ok = (body: unknown): HttpServerResponse.HttpServerResponse => JsonBody.unsafeJson(body)

@@ -5,9 +5,10 @@
  * a missing field also carries `url`, a link explaining the kind. Every item has `input`; the
  * pipeline fills it in for issues that did not come from decoding (`IssueInputs`).
  */
-import { HttpServerResponse } from "@effect/platform"
+import type { HttpServerResponse } from "@effect/platform"
 import type { ExpectedType, HttpFailure, RequestIssue } from "./Problem.js"
 import { PROBLEMS } from "./Problem.js"
+import * as JsonBody from "../api/JsonBody.js"
 
 const TYPE_BY_ISSUE: Readonly<Record<string, string>> = {
   missing: "missing",
@@ -48,4 +49,4 @@ export const body = (failure: HttpFailure) =>
     : { detail: failure.detail }
 
 export const render = (failure: HttpFailure): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.unsafeJson(body(failure), { status: PROBLEMS[failure.code].status, headers: failure.headers })
+  JsonBody.unsafeJson(body(failure), { status: PROBLEMS[failure.code].status, headers: failure.headers })

@@ -1,6 +1,7 @@
 /** v2 errors: RFC 9457 problem details with the code and field issues of API-DECISIONS.md. */
-import { HttpServerResponse } from "@effect/platform"
+import type { HttpServerResponse } from "@effect/platform"
 import { fieldName, type HttpFailure, PROBLEMS } from "./Problem.js"
+import * as JsonBody from "../api/JsonBody.js"
 
 export const CONTENT_TYPE = "application/problem+json"
 
@@ -18,7 +19,7 @@ export const body = (failure: HttpFailure, requestId: string) => ({
 })
 
 export const render = (failure: HttpFailure, requestId: string): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.unsafeJson(body(failure, requestId), {
+  JsonBody.unsafeJson(body(failure, requestId), {
     status: PROBLEMS[failure.code].status,
     contentType: CONTENT_TYPE,
     headers: failure.headers

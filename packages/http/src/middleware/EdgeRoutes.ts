@@ -14,6 +14,7 @@ import { MethodNotAllowed } from "../errors/RequestErrors.js"
 import * as OpenApiDocuments from "../openapi/index.js"
 import type { Metrics } from "../observability/Metrics.js"
 import * as Health from "./Health.js"
+import * as JsonBody from "../api/JsonBody.js"
 
 export const OPENAPI_PATHS = { v2: `${V2_PREFIX}/openapi.json`, v1: `${V1_PREFIX}/openapi.json` } as const
 
@@ -34,7 +35,7 @@ export const make = (
     const document = (version: "v1" | "v2") =>
       Effect.sync(() => {
         documents ??= OpenApiDocuments.make(api, { ...options, exampleTenant })
-        return HttpServerResponse.unsafeJson(documents[version], { headers: { "cache-control": "no-cache" } })
+        return JsonBody.unsafeJson(documents[version], { headers: { "cache-control": "no-cache" } })
       })
     const assets = DocsPage.makeAssets()
     const fixed = new Map<string, Handler>([

@@ -3,11 +3,11 @@
  * store, so a store outage does not get healthy instances restarted). `/readyz`: the store is
  * reachable and carries every migration of this build (readiness: take traffic or not).
  */
-import { HttpServerResponse } from "@effect/platform"
 import { StoreHealth } from "@costline/core"
 import { Duration, Effect } from "effect"
 import { STORE_RETRY_AFTER_SECONDS } from "../errors/Classify.js"
 import { VERSION } from "../Version.js"
+import * as JsonBody from "../api/JsonBody.js"
 
 export const LIVENESS_PATH = "/healthz"
 export const VERSION_PATH = "/version"
@@ -18,10 +18,10 @@ const READINESS_DEADLINE = Duration.seconds(5)
 
 const NO_STORE = { "cache-control": "no-store" }
 
-export const liveness = HttpServerResponse.unsafeJson({ status: "ok" }, { headers: NO_STORE })
+export const liveness = JsonBody.unsafeJson({ status: "ok" }, { headers: NO_STORE })
 
 const notReady = (body: Record<string, unknown>) =>
-  HttpServerResponse.unsafeJson(body, {
+  JsonBody.unsafeJson(body, {
     status: 503,
     headers: { ...NO_STORE, "retry-after": String(STORE_RETRY_AFTER_SECONDS) }
   })
@@ -33,7 +33,7 @@ export const readiness = Effect.flatMap(StoreHealth.StoreHealth, (health) =>
       onFailure: () => notReady({ status: "unavailable" }),
       onSuccess: (status) =>
         StoreHealth.isReady(status)
-          ? HttpServerResponse.unsafeJson({ status: "ready" }, { headers: NO_STORE })
+          ? JsonBody.unsafeJson({ status: "ready" }, { headers: NO_STORE })
           : notReady({ status: "migrations_pending", pending_migrations: status.pendingMigrations })
     })
   ))
@@ -43,9 +43,9 @@ export const version = Effect.flatMap(StoreHealth.StoreHealth, (health) =>
   health.check.pipe(
     Effect.timeoutFail({ duration: READINESS_DEADLINE, onTimeout: () => "timeout" as const }),
     Effect.match({
-      onFailure: () => HttpServerResponse.unsafeJson({ version: VERSION, store: null, migrations: null }, { headers: NO_STORE }),
+      onFailure: () => JsonBody.unsafeJson({ version: VERSION, store: null, migrations: null }, { headers: NO_STORE }),
       onSuccess: (status) =>
-        HttpServerResponse.unsafeJson({
+        JsonBody.unsafeJson({
           version: VERSION,
           store: status.store,
           migrations: {

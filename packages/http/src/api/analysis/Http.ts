@@ -3,12 +3,12 @@
  * write to generate, which spends the model provider's capacity on the caller's behalf) and
  * enforced before decoding; neither changes a resource, so neither is audited.
  */
-import { HttpApiBuilder } from "@effect/platform"
 import { QueryAnalysis } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
+import * as Group from "../Group.js"
 
-export const AnalysisHttpLive = HttpApiBuilder.group(CostlineApi, "analysis", (handlers) =>
+export const AnalysisHttpLive = Group.group(CostlineApi, "analysis", (handlers) =>
   Effect.gen(function*() {
     const analyzer = yield* QueryAnalysis.QueryAnalyzer
     const codeChanges = yield* QueryAnalysis.CodeChanges

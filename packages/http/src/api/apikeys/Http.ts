@@ -1,5 +1,4 @@
 /** Handlers of `/v2/api-keys`: core's ApiKeys, with the caller as the grantor that bounds a new key. */
-import { HttpApiBuilder } from "@effect/platform"
 import { ApiKeys, Ids } from "@costline/core"
 import type { Identity } from "@costline/core"
 import { Effect } from "effect"
@@ -9,12 +8,13 @@ import { parseId } from "../Ids.js"
 import { onePage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
+import * as Group from "../Group.js"
 
 const keyId = parseId(Ids.ApiKeyId, "api_key")
 
 const toApiKeyV2 = ({ organization_id: _tenant, ...key }: Identity.ApiKey) => key
 
-export const ApiKeysHttpLive = HttpApiBuilder.group(CostlineApi, "apiKeys", (handlers) =>
+export const ApiKeysHttpLive = Group.group(CostlineApi, "apiKeys", (handlers) =>
   Effect.map(ApiKeys.ApiKeys, (keys) =>
     handlers
       .handle("listApiKeys", () =>

@@ -1,5 +1,4 @@
 /** Handler of `GET /v2/audit-logs`: never cached (admin only, as its endpoint declares). */
-import { HttpApiBuilder } from "@effect/platform"
 import { AuditLog } from "@costline/core"
 import { DateTime, Effect, Option } from "effect"
 import { ServerMetrics } from "../../observability/Metrics.js"
@@ -9,8 +8,9 @@ import * as Encoded from "../Encoded.js"
 import { toPage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { toExportQuery } from "./Params.js"
+import * as Group from "../Group.js"
 
-export const AuditHttpLive = HttpApiBuilder.group(CostlineApi, "audit", (handlers) =>
+export const AuditHttpLive = Group.group(CostlineApi, "audit", (handlers) =>
   Effect.gen(function*() {
     const auditLog = yield* AuditLog.AuditLog
     const metrics = yield* Effect.serviceOption(ServerMetrics)

@@ -3,7 +3,6 @@
  * (`dw_accounts` read or write, a refusal audited as a failed `connections` update whose key
  * members the audit log redacts) is declared on the endpoints and enforced before decoding.
  */
-import { HttpApiBuilder } from "@effect/platform"
 import { DwAccount, DwAccounts } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
@@ -13,6 +12,7 @@ import * as Preconditions from "../Preconditions.js"
 import * as Respond from "../Respond.js"
 import { success } from "../Success.js"
 import type { DwAccountV2 } from "./Api.js"
+import * as Group from "../Group.js"
 
 const toDwAccountV2 = (account: DwAccount.DwAccount): typeof DwAccountV2.Type => ({
   id: account.id,
@@ -30,7 +30,7 @@ const accountId = parseId(DwAccount.DwAccountId, "dw account")
 
 const withEtag = (account: DwAccount.DwAccount) => Effect.as(Respond.setHeaders({ etag: account.etag }), toDwAccountV2(account))
 
-export const DwAccountsHttpLive = HttpApiBuilder.group(CostlineApi, "dwAccounts", (handlers) =>
+export const DwAccountsHttpLive = Group.group(CostlineApi, "dwAccounts", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* DwAccounts.DwAccounts
     return handlers
@@ -49,7 +49,7 @@ export const DwAccountsHttpLive = HttpApiBuilder.group(CostlineApi, "dwAccounts"
         }))
   }))
 
-export const DwAccountsV1HttpLive = HttpApiBuilder.group(CostlineApi, "dwAccountsV1", (handlers) =>
+export const DwAccountsV1HttpLive = Group.group(CostlineApi, "dwAccountsV1", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* DwAccounts.DwAccounts
     return handlers.handle("putCredentials", ({ path, payload }) =>

@@ -3,7 +3,6 @@
  * tenant and carry the ETag in the headers. Permissions are the endpoints' declarations (`Api.ts`),
  * enforced before a handler runs.
  */
-import { HttpApiBuilder } from "@effect/platform"
 import { ETag, InsightQueries, Insights } from "@costline/core"
 import type { Insight } from "@costline/core"
 import { Effect } from "effect"
@@ -15,10 +14,11 @@ import * as Preconditions from "../Preconditions.js"
 import * as Respond from "../Respond.js"
 import { NotModified } from "./Api.js"
 import { toListQuery } from "./Params.js"
+import * as Group from "../Group.js"
 
 const withEtag = (insight: Insight.Insight) => Effect.as(Respond.setHeaders({ etag: insight.etag }), insight)
 
-export const InsightsHttpLive = HttpApiBuilder.group(CostlineApi, "insights", (handlers) =>
+export const InsightsHttpLive = Group.group(CostlineApi, "insights", (handlers) =>
   Effect.gen(function*() {
     const insights = yield* Insights.Insights
     const queries = yield* InsightQueries.InsightQueries

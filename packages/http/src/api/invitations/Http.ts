@@ -1,13 +1,13 @@
 /** Accepting an invitation: core's Invitations; every token it cannot accept spends a failure of the address. */
-import { HttpApiBuilder } from "@effect/platform"
 import { Invitations } from "@costline/core"
 import { Effect } from "effect"
 import { AuthFailureGate } from "../../middleware/AuthFailureLimit.js"
 import { CostlineApi } from "../Api.js"
 import * as Respond from "../Respond.js"
 import { Visitor } from "./Visitor.js"
+import * as Group from "../Group.js"
 
-export const InvitationsHttpLive = HttpApiBuilder.group(CostlineApi, "invitations", (handlers) =>
+export const InvitationsHttpLive = Group.group(CostlineApi, "invitations", (handlers) =>
   Effect.map(Effect.all([Invitations.Invitations, AuthFailureGate]), ([invitations, failures]) =>
     handlers.handle("acceptInvitation", ({ payload }) =>
       Effect.gen(function*() {

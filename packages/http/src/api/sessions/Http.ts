@@ -1,11 +1,11 @@
 /** Logout: ends the caller's own session. */
-import { HttpApiBuilder } from "@effect/platform"
 import { Sessions } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
+import * as Group from "../Group.js"
 
-export const SessionsHttpLive = HttpApiBuilder.group(CostlineApi, "sessions", (handlers) =>
+export const SessionsHttpLive = Group.group(CostlineApi, "sessions", (handlers) =>
   Effect.map(Sessions.Sessions, (sessions) =>
     handlers.handle("logout", () =>
       Effect.gen(function*() {

@@ -1,5 +1,4 @@
 /** Handlers of the SSO group groups: call core's `SsoGroups` and shape the answer. */
-import { HttpApiBuilder } from "@effect/platform"
 import { SsoGroup, SsoGroups } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
@@ -10,6 +9,7 @@ import * as Preconditions from "../Preconditions.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 import { toSsoGroupMappingV1, toSsoGroupV2 } from "./Representation.js"
+import * as Group from "../Group.js"
 
 const ssoGroupId = parseId(SsoGroup.SsoGroupId, "sso_group")
 
@@ -19,7 +19,7 @@ const shown = (entry: SsoGroups.SsoGroupWithRoles) => {
   return Effect.as(Respond.setHeaders({ etag: group.etag }), group)
 }
 
-export const SsoGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "ssoGroups", (handlers) =>
+export const SsoGroupsHttpLive = Group.group(CostlineApi, "ssoGroups", (handlers) =>
   Effect.map(SsoGroups.SsoGroups, (groups) =>
     handlers
       .handle("createSsoGroup", ({ payload }) =>
@@ -53,7 +53,7 @@ export const SsoGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "ssoGroups", 
           return yield* shown(updated)
         }))))
 
-export const SsoGroupsV1HttpLive = HttpApiBuilder.group(CostlineApi, "ssoGroupsV1", (handlers) =>
+export const SsoGroupsV1HttpLive = Group.group(CostlineApi, "ssoGroupsV1", (handlers) =>
   Effect.map(SsoGroups.SsoGroups, (groups) =>
     handlers
       .handle("createSsoGroupMapping", ({ payload }) =>

@@ -1,8 +1,8 @@
 /** Handlers of the teams groups: call core's team services and shape the answer. */
-import { HttpApiBuilder } from "@effect/platform"
 import { Ids, Precondition, TeamMembers, TeamRoles, Teams } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
+import * as Group from "../Group.js"
 import { Caller } from "../Caller.js"
 import { parseId } from "../Ids.js"
 import * as Preconditions from "../Preconditions.js"
@@ -28,7 +28,7 @@ const services = Effect.all({ teams: Teams.Teams, members: TeamMembers.TeamMembe
 
 const inTeam = (rawId: string) => Effect.all({ caller: Caller, id: teamId(rawId) })
 
-export const TeamsHttpLive = HttpApiBuilder.group(CostlineApi, "teams", (handlers) =>
+export const TeamsHttpLive = Group.group(CostlineApi, "teams", (handlers) =>
   Effect.map(services, ({ members, roles, teams }) =>
     handlers
       .handle("createTeam", ({ payload }) =>
@@ -75,7 +75,7 @@ export const TeamsHttpLive = HttpApiBuilder.group(CostlineApi, "teams", (handler
           yield* roles.revoke(caller.actor, caller.organizationId, id, path.role_id)
         }))))
 
-export const TeamsV1HttpLive = HttpApiBuilder.group(CostlineApi, "teamsV1", (handlers) =>
+export const TeamsV1HttpLive = Group.group(CostlineApi, "teamsV1", (handlers) =>
   Effect.map(services, ({ members, roles, teams }) =>
     handlers
       .handle("createTeam", ({ payload }) =>

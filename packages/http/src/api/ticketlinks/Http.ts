@@ -3,7 +3,6 @@
  * decoding; core's `TicketLinks` also requires read access to the linked item's own area (and
  * audits a refused link), so embedders get the same rule.
  */
-import { HttpApiBuilder } from "@effect/platform"
 import { TicketLink, TicketLinks } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
@@ -12,12 +11,13 @@ import { parseId } from "../Ids.js"
 import { toPage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
+import * as Group from "../Group.js"
 
 const linkId = parseId(TicketLink.TicketLinkId, "ticket link")
 
 const toTicketLinkV2 = ({ organization_id: _tenant, ...link }: TicketLink.TicketLink) => link
 
-export const TicketLinksHttpLive = HttpApiBuilder.group(CostlineApi, "ticketLinks", (handlers) =>
+export const TicketLinksHttpLive = Group.group(CostlineApi, "ticketLinks", (handlers) =>
   Effect.map(TicketLinks.TicketLinks, (links) =>
     handlers
       .handle("createTicketLink", ({ payload }) =>

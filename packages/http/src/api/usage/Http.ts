@@ -1,5 +1,4 @@
 /** v2 usage group handlers (the tenant middleware checked the permission): call core, shape answers and headers. */
-import { HttpApiBuilder } from "@effect/platform"
 import { Attribution, BudgetAlerts, UsageDimensions, UsageGroups } from "@costline/core"
 import type { Usage } from "@costline/core"
 import { Effect } from "effect"
@@ -12,6 +11,7 @@ import * as Respond from "../Respond.js"
 import { V2_PREFIX } from "../Versions.js"
 import { groupIdsOf, setIdOf } from "./PathIds.js"
 import { toAttributionV2, toBudgetAlertsV2, toGroupV2, toSetV2 } from "./Representation.js"
+import * as Group from "../Group.js"
 
 const setPath = (set: Pick<Usage.UsageGroupSet, "id">) => `${V2_PREFIX}/usage-group-sets/${set.id}`
 const groupPath = (group: Usage.UsageGroup) => `${V2_PREFIX}/usage-group-sets/${group.usage_group_set_id}/usage-groups/${group.id}`
@@ -19,7 +19,7 @@ const groupPath = (group: Usage.UsageGroup) => `${V2_PREFIX}/usage-group-sets/${
 const setWithEtag = (set: Usage.UsageGroupSet) => Effect.as(Respond.setHeaders({ etag: set.etag }), toSetV2(set))
 const groupWithEtag = (group: Usage.UsageGroup) => Effect.as(Respond.setHeaders({ etag: group.etag }), toGroupV2(group))
 
-export const UsageGroupsHttpLive = HttpApiBuilder.group(CostlineApi, "usageGroups", (handlers) =>
+export const UsageGroupsHttpLive = Group.group(CostlineApi, "usageGroups", (handlers) =>
   Effect.gen(function*() {
     const usageGroups = yield* UsageGroups.UsageGroups
     const attribution = yield* Attribution.Attribution

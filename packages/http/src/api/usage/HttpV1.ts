@@ -1,13 +1,13 @@
 /** Handlers of the deprecated v1 usage group routes: the same core calls as v2, in v1 shapes. */
-import { HttpApiBuilder } from "@effect/platform"
 import { Errors, Precondition, UsageGroups } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import { groupIdsOf, setIdOf } from "./PathIds.js"
 import { toGroupV1, toSetDetailsV1, toSetV1 } from "./Representation.js"
+import * as Group from "../Group.js"
 
-export const UsageGroupsV1HttpLive = HttpApiBuilder.group(CostlineApi, "usageGroupsV1", (handlers) =>
+export const UsageGroupsV1HttpLive = Group.group(CostlineApi, "usageGroupsV1", (handlers) =>
   Effect.gen(function*() {
     const usageGroups = yield* UsageGroups.UsageGroups
 

@@ -1,5 +1,4 @@
 /** Handlers of the user-role groups: call core's `UserRoles` and shape the answer. */
-import { HttpApiBuilder } from "@effect/platform"
 import { UserRoles } from "@costline/core"
 import { Effect } from "effect"
 import { CostlineApi } from "../Api.js"
@@ -10,10 +9,11 @@ import { toUserRoleV1, toUserRoleV2 } from "../roles/Schemas.js"
 import { success } from "../Success.js"
 import { V2_PREFIX } from "../Versions.js"
 import { filtersV1, filtersV2 } from "./Params.js"
+import * as Group from "../Group.js"
 
 const rolesUrl = (email: string) => `${V2_PREFIX}/users/${encodeURIComponent(email)}/roles`
 
-export const UserRolesHttpLive = HttpApiBuilder.group(CostlineApi, "userRoles", (handlers) =>
+export const UserRolesHttpLive = Group.group(CostlineApi, "userRoles", (handlers) =>
   Effect.map(UserRoles.UserRoles, (userRoles) =>
     handlers
       .handle("listUserRoles", ({ path, urlParams }) =>
@@ -39,7 +39,7 @@ export const UserRolesHttpLive = HttpApiBuilder.group(CostlineApi, "userRoles", 
       .handle("revokeUserRole", ({ path }) =>
         Effect.flatMap(Caller, (caller) => userRoles.revoke(caller.actor, caller.organizationId, path.email, path.role_id)))))
 
-export const UserRolesV1HttpLive = HttpApiBuilder.group(CostlineApi, "userRolesV1", (handlers) =>
+export const UserRolesV1HttpLive = Group.group(CostlineApi, "userRolesV1", (handlers) =>
   Effect.map(UserRoles.UserRoles, (userRoles) =>
     handlers
       .handle("listUserRoles", ({ path, urlParams }) =>
