@@ -69,19 +69,47 @@ type Readers<Fields extends Schema.Struct.Fields> = {
   readonly [K in keyof Fields]?: (value: unknown) => Schema.Schema.Type<Fields[K]>
 }
 
+/** A `Schema.Class` (or any class of the same construction), as `trustedRow` builds its instances. */
+export interface TrustedClass<Fields extends Schema.Struct.Fields, A> {
+  readonly fields: Fields
+  readonly prototype: A
+  new(props: any, options: { readonly disableValidation: true }): A
+}
+
 /**
- * A row → domain mapper for the fields of a domain schema: each field is the row's column of the
- * same name, through its reader when it has one, else as the driver returned it (text, numbers).
+ * Whether an instance of `Class` is no more than its prototype with the props assigned, field by
+ * field in declaration order: then `trustedRow` builds it so, without the constructor's work
+ * (copying the props, merging constructor defaults, ~2.6 µs per audit record, a tenth of a
+ * 500-record page). Probed once per class: a constructor that adds defaults (`TaggedClass`'s
+ * `_tag`, `optionalWith(…, { default })`) or properties of its own is not, and keeps `new`.
+ */
+const isPlainAssignment = <Fields extends Schema.Struct.Fields, A>(Class: TrustedClass<Fields, A>): boolean => {
+  const names = Object.keys(Class.fields)
+  const probe = Object.fromEntries(names.map((name) => [name, undefined]))
+  const instance = new Class(probe, { disableValidation: true }) as object
+  const own = Reflect.ownKeys(instance)
+  return Object.getPrototypeOf(instance) === Class.prototype &&
+    own.length === names.length &&
+    own.every((key, index) => key === names[index] && (instance as Record<PropertyKey, unknown>)[key] === undefined)
+}
+
+/**
+ * A row → domain mapper for a domain class: each field is the row's column of the same name,
+ * through its reader when it has one, else as the driver returned it (text, numbers). The
+ * instance is built without validation (see `TrustedColumn`).
  */
 export const trustedRow = <Fields extends Schema.Struct.Fields, A>(
-  fields: Fields,
-  readers: Readers<Fields>,
-  make: (props: Schema.Struct.Type<Fields>) => A
+  Class: TrustedClass<Fields, A>,
+  readers: Readers<Fields>
 ) => {
-  const columns = Object.keys(fields).map((name) => [name, (readers as Record<string, (value: unknown) => unknown>)[name]] as const)
-  return (row: Record<string, unknown>): A => {
-    const props: Record<string, unknown> = {}
-    for (const [name, read] of columns) props[name] = read === undefined ? row[name] : read(row[name])
-    return make(props as Schema.Struct.Type<Fields>)
+  const columns = Object.keys(Class.fields).map((name) => [name, (readers as Record<string, (value: unknown) => unknown>)[name]] as const)
+  const read = (row: Record<string, unknown>, into: Record<string, unknown>) => {
+    for (const [name, reader] of columns) into[name] = reader === undefined ? row[name] : reader(row[name])
+    return into
   }
+  if (isPlainAssignment(Class)) {
+    const prototype = Class.prototype as object
+    return (row: Record<string, unknown>): A => read(row, Object.create(prototype)) as A
+  }
+  return (row: Record<string, unknown>): A => new Class(read(row, {}), { disableValidation: true })
 }

@@ -6,15 +6,14 @@ import { RepoContext } from "./RepoContext.js"
 
 /** Read on every authenticated request, written only here from validated keys: not re-validated. */
 const toApiKey = trustedRow(
-  Identity.ApiKey.fields,
+  Identity.ApiKey,
   {
     scopes: TrustedColumn.json,
     created_at: TrustedColumn.dateTime,
     expires_at: TrustedColumn.nullableDateTime,
     revoked_at: TrustedColumn.nullableDateTime,
     last_used_at: TrustedColumn.nullableDateTime
-  },
-  (props) => new Identity.ApiKey(props, { disableValidation: true })
+  }
 )
 
 export const make = Effect.gen(function*() {

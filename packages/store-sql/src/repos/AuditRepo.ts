@@ -10,9 +10,8 @@ import { RepoContext } from "./RepoContext.js"
 
 /** Audit rows are only ever appended here, from validated records: read without re-validating. */
 const toRecord = trustedRow(
-  Audit.AuditRecord.fields,
-  { changed_at: TrustedColumn.dateTime, old_values: TrustedColumn.json, new_values: TrustedColumn.json },
-  (props) => new Audit.AuditRecord(props, { disableValidation: true })
+  Audit.AuditRecord,
+  { changed_at: TrustedColumn.dateTime, old_values: TrustedColumn.json, new_values: TrustedColumn.json }
 )
 
 const valuesText = (values: Audit.AuditRecord["old_values"]) => (values === null ? null : jsonText(values))

@@ -14,7 +14,7 @@ import { RepoContext } from "./RepoContext.js"
 
 /** Insight rows are only written here (and by a staged import), from validated insights: read without re-validating. */
 export const toInsight = trustedRow(
-  Insight.Insight.fields,
+  Insight.Insight,
   {
     is_current: TrustedColumn.boolean,
     details: TrustedColumn.json,
@@ -23,8 +23,7 @@ export const toInsight = trustedRow(
     first_viewed_at: TrustedColumn.nullableDateTime,
     last_viewed_at: TrustedColumn.nullableDateTime,
     view_count: TrustedColumn.integer
-  },
-  (props) => new Insight.Insight(props, { disableValidation: true })
+  }
 )
 
 export const COLUMNS = "id, insight_type, title, description, status, assignee, is_current, severity, resource_type, " +
