@@ -17,9 +17,9 @@ import * as JsonBody from "./JsonBody.js"
 type Encoder = (value: unknown) => Effect.Effect<HttpServerResponse.HttpServerResponse, ParseResult.ParseError>
 
 /** The encoder of an endpoint's success, or `undefined` where the platform's must run. */
-export const successEncoder = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): Encoder | undefined => {
+export const successEncoder = (endpoint: HttpApiEndpoint.HttpApiEndpoint.Any): Encoder | undefined => {
   const schemas = new Set<Schema.Schema.Any>()
-  HttpApiSchema.deunionize(schemas, endpoint.successSchema)
+  HttpApiSchema.deunionize(schemas, (endpoint as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps).successSchema)
   if (schemas.size !== 1) return undefined
   const [schema] = schemas as unknown as [Schema.Schema<unknown, unknown>]
   if (HttpApiSchema.isVoid(schema.ast)) return undefined
@@ -32,8 +32,9 @@ export const successEncoder = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWith
       try {
         return Effect.succeed(JsonBody.unsafeJson(encoded, { status, contentType: encoding.contentType }))
       } catch (error) {
-        // As the platform reports a value JSON cannot hold (a BigInt, a cycle).
-        return Effect.fail(new ParseResult.ParseError({ issue: new ParseResult.Type(schema.ast, error, "Could not encode to JSON") }))
+        // As the platform reports a value JSON cannot hold (a BigInt, a cycle): its response transformation failed.
+        const issue = new ParseResult.Type(schema.ast, error, "Could not encode to JSON")
+        return Effect.fail(new ParseResult.ParseError({ issue: new ParseResult.Transformation(schema.ast as never, encoded, "Transformation", issue) }))
       }
     })
 }
