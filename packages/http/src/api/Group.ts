@@ -2,8 +2,8 @@
  * `HttpApiBuilder.group` with each endpoint's success encoded by the handler's own step instead
  * of the platform's: for an endpoint with one JSON success schema, the value is `Schema.encode`d
  * with that schema and answered as `JsonBody.unsafeJson` with the schema's status. The platform
- * encodes through a union of `transformOrFail`s to a response and `TextEncoder` (1.1 ms of a
- * 200 KiB page on Node 20); this gives the same status, headers and bytes for less. Failures
+ * encodes through a union of `transformOrFail`s to a response and one flat `JSON.stringify`
+ * (see `JsonBody` for what that costs a long page); this gives the same status, headers and bytes. Failures
  * stay the platform's: an encode error is a `ParseError` raised inside the route, which the
  * platform turns into an `HttpApiDecodeError` as before (answered as an unexpected 500; nothing
  * of the value leaks). Endpoints this does not cover (several success schemas, no content,
