@@ -15,6 +15,9 @@
  * request, `--trace <dir>` writes which effect each step of one request ran (a file per build).
  *
  * `--cpu-prof <dir>` writes each measurement's V8 CPU profile there (open it in Chrome DevTools).
+ *
+ * `--alloc <dir>` reports instead the bytes one request allocates and where (`alloc-run.mjs`: V8's
+ * sampling heap profiler, collected objects included), a file per scenario and build.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { spawnSync } from "node:child_process"
@@ -45,7 +48,9 @@ const { values: flags } = parseArgs({
     /** Instead of CPU time: the SQL statements of one request (`statements.mjs`), once per build. */
     statements: { type: "boolean", default: false },
     /** Instead of CPU time: which effect each step of one request ran (`trace-steps.mjs`), a file per build in this directory. */
-    trace: { type: "string" }
+    trace: { type: "string" },
+    /** Instead of CPU time: bytes allocated per request and where (`alloc-run.mjs`), a file per scenario and build in this directory. */
+    alloc: { type: "string" }
   }
 })
 const roots = (flags.root ?? [join(BENCH, "..")]).map((root) => resolve(root))
@@ -99,7 +104,15 @@ try {
       measure("trace-steps.mjs", { ...common, root, scenario, filename: database("run.db"), out })
     })
   }
-  const timed = !flags.steps && !flags.statements && traceDir === undefined
+  const allocDir = flags.alloc === undefined ? undefined : resolve(flags.alloc)
+  for (const scenario of allocDir === undefined ? [] : flags.scenarios.split(",")) {
+    mkdirSync(allocDir!, { recursive: true })
+    roots.forEach((root, index) => {
+      const out = join(allocDir!, `${scenario}-${index}-${basename(root)}.txt`)
+      measure("alloc-run.mjs", { ...common, root, scenario, filename: database("run.db"), out })
+    })
+  }
+  const timed = !flags.steps && !flags.statements && traceDir === undefined && allocDir === undefined
   for (const scenario of !timed || flags.paired ? [] : flags.scenarios.split(",")) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       for (const root of roots) {

@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * Prototype for the next step of issue 19 (not used by costline): what the platform's per-request
+ * Prototype of issue 19's node serving (landed since as `packages/http/src/routing/NodeServing.ts`;
+ * this file is kept as the measurement that motivated it): what the platform's per-request
  * machinery costs around an app, in interpreter steps. The same constant app is served (a) through
  * `NodeHttpServer.makeHandler` (`HttpApp.toHandled`: tracer middleware, pre-response handlers,
  * error handling, the response written from inside the fiber) as costline's `makeHandler` does,

@@ -127,6 +127,19 @@ const processRows = (
 /** The peer serves only the insight routes: it is ready at its first insight page. */
 const peerProbe = (headers: Record<string, string>) => ({ path: "/v2/insights?max_results=1", headers })
 
+/** What a scenario that could not be measured left: the run goes on with the next one and exits 1 at the end. */
+const failures: Array<{ readonly store: StoreKind; readonly scenario: string; readonly reason: string }> = []
+
+/** The rows measured so far (of earlier stores too), written after every scenario: a run cut short keeps them. */
+const measured: Array<ResultRow> = []
+const notes = () => ({
+  mode,
+  ...(flags.costline === undefined ? {} : { costline: resolve(flags.costline) }),
+  audit_records: sizes.auditRecords,
+  usage_records: sizes.usageRecords,
+  ...(failures.length === 0 ? {} : { failures })
+})
+
 const benchStore = async (target: StoreTarget): Promise<Array<ResultRow>> => {
   log(`${target.kind}: seeding ${sizes.auditRecords} audit records, ${sizes.insights} insights, ${sizes.usageRecords} usage records`)
   const seedStarted = performance.now()
@@ -151,11 +164,20 @@ const benchStore = async (target: StoreTarget): Promise<Array<ResultRow>> => {
     const rows: Array<ResultRow> = []
     for (const scenario of scenarios) {
       log(`${target.kind}: ${scenario.name}`)
-      rows.push(
-        ...scenario.kind === "timed"
-          ? await measureTimed(scenario, context, { ours, baseline })
-          : await measure(scenario, context, { ours, baseline, peer }, settings)
-      )
+      try {
+        rows.push(
+          ...scenario.kind === "timed"
+            ? await measureTimed(scenario, context, { ours, baseline })
+            : await measure(scenario, context, { ours, baseline, peer }, settings)
+        )
+      } catch (error) {
+        // One broken scenario (e.g. a server refusing requests under a load it cannot carry)
+        // must not cost the others' figures: it is reported, and the run fails at the end.
+        const reason = error instanceof Error ? error.message : String(error)
+        failures.push({ store: target.kind, scenario: scenario.name, reason })
+        log(`${target.kind}: ${scenario.name} not measured: ${reason}`)
+      }
+      writeResults(outPath, [...measured, ...rows], { ...notes(), partial: true })
     }
     return [...rows, ...processRows(target.kind, { ours, baseline, peer }, idle)]
   } finally {
@@ -166,23 +188,19 @@ const benchStore = async (target: StoreTarget): Promise<Array<ResultRow>> => {
 }
 
 const main = async () => {
-  const rows: Array<ResultRow> = []
   for (const store of stores) {
     const target = store === "sqlite" ? sqliteTarget() : await postgresTarget()
     try {
-      rows.push(...await benchStore(target))
+      measured.push(...await benchStore(target))
     } finally {
       await target.dispose()
     }
   }
-  console.log(table(rows))
-  writeResults(outPath, rows, {
-    mode,
-    ...(flags.costline === undefined ? {} : { costline: resolve(flags.costline) }),
-    audit_records: sizes.auditRecords,
-    usage_records: sizes.usageRecords
-  })
+  console.log(table(measured))
+  writeResults(outPath, measured, notes())
   log(`results written to ${outPath}`)
+  for (const failure of failures) log(`not measured: ${failure.store} ${failure.scenario}: ${failure.reason}`)
+  if (failures.length > 0) process.exitCode = 1
 }
 
 await main()

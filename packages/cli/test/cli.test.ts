@@ -75,7 +75,7 @@ describe("costline (SQLite)", () => {
     const audit = await fetch(`http://127.0.0.1:${port}/v2/audit-logs`, { headers })
     expect(audit.status).toBe(200)
     // The first start loaded a generated month: insights computed from it, with their savings.
-    expect(banner).toMatch(/34200 queries over \d+ warehouse-hours, idle share \d+\.\d%, 7 insights computed/)
+    expect(banner).toMatch(/\d+ queries over \d+ warehouse-hours, idle share \d+\.\d%, \d+ insights computed/)
     const computed = await fetch(`http://127.0.0.1:${port}/v2/insights?insight_type__in=warehouse_idle&max_results=50`, { headers })
     const idle = await computed.json() as { items: Array<{ resource_id: string; potential_savings: number }> }
     expect(idle.items.map((item) => item.resource_id)).toContain("IDLE_WH")

@@ -68,15 +68,20 @@ describe("costline ingest dw", () => {
 
 describe("the heap of costline ingest dw and costline serve", () => {
   // A preloaded module records the V8 flags of the process that finally runs the command.
-  const flagsOf = async (nodeOptions: string, ...args: Array<string>) => {
+  const processOf = async (nodeOptions: string, env: Record<string, string>, ...args: Array<string>) => {
     const dir = scratchDir()
     const probe = join(dir, "probe.cjs")
     const out = join(dir, "flags.json")
-    writeFileSync(probe, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.execArgv)))`)
-    const result = await costlineWith(dir, { NODE_OPTIONS: `--require ${probe} ${nodeOptions}` }, ...args)
+    writeFileSync(
+      probe,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, ` +
+        `JSON.stringify({ flags: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX ?? null })))`
+    )
+    const result = await costlineWith(dir, { NODE_OPTIONS: `--require ${probe} ${nodeOptions}`, ...env }, ...args)
     expect(result.code).toBe(0)
-    return JSON.parse(readFileSync(out, "utf8")) as Array<string>
+    return JSON.parse(readFileSync(out, "utf8")) as { flags: Array<string>; arenas: string | null }
   }
+  const flagsOf = async (nodeOptions: string, ...args: Array<string>) => (await processOf(nodeOptions, {}, ...args)).flags
 
   it("runs with small semi-spaces (re-executed with --max-semi-space-size=4); other commands as started", async () => {
     expect(await flagsOf("", "ingest", "dw", "--help")).toContain("--max-semi-space-size=4")
@@ -90,6 +95,16 @@ describe("the heap of costline ingest dw and costline serve", () => {
 
   it("serve runs with small semi-spaces too (its young generation was most of its peak RSS under load)", async () => {
     expect(await flagsOf("", "serve", "--help")).toContain("--max-semi-space-size=4")
+  })
+
+  it("serve and ingest dw run with two malloc arenas unless the user chose; other commands as started", async () => {
+    expect((await processOf("", {}, "serve", "--help")).arenas).toBe("2")
+    expect((await processOf("", {}, "ingest", "dw", "--help")).arenas).toBe("2")
+    // A semi-space size of the user's alone still re-executes, for the arenas only.
+    const sized = await processOf("--max-semi-space-size=16", {}, "serve", "--help")
+    expect(sized).toEqual({ flags: expect.not.arrayContaining(["--max-semi-space-size=4"]), arenas: "2" })
+    expect((await processOf("", { MALLOC_ARENA_MAX: "8" }, "serve", "--help")).arenas).toBe("8")
+    expect((await processOf("", {}, "--version")).arenas).toBe(null)
   })
 })
 

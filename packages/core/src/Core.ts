@@ -2,7 +2,7 @@
  * The one place where core's services are composed. A store provides the repositories and the
  * Transactor (see `Repositories`); `layer` builds every service on top of them.
  */
-import { Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import * as AuditLog from "./audit/AuditLog.js"
 import type { AuditRepo } from "./audit/Repo.js"
 import type { InstallationRepo } from "./shared/Installation.js"
@@ -84,45 +84,90 @@ export type Repositories =
   | UsageRecordsRepo
   | KeyedUsageRepo
 
-const AuditLive = AuditLog.layer.pipe(Layer.provide(ListCursors.layer))
-const OrganizationsLive = Organizations.layer.pipe(Layer.provide(AuditLive))
-const UsersLive = Users.layer.pipe(Layer.provide(OrganizationsLive), Layer.provide(AuditLive))
-const SessionsLive = Sessions.layer.pipe(Layer.provide(UsersLive), Layer.provide(AuditLive))
-const ScopesLive = Scopes.layer
-const TeamsLive = Teams.layer.pipe(Layer.provide([AuditLive, ScopesLive, ListCursors.layer]))
-const UsageGroupsLive = UsageGroups.layer.pipe(Layer.provide([AuditLive, ListCursors.layer]))
-const InsightsLive = Insights.layer.pipe(Layer.provide([OrganizationsLive, AuditLive, ListCursors.layer]))
-const UsageAttributionLive = UsageAttribution.layer.pipe(Layer.provide(UsageGroupsLive))
+/**
+ * One step of a service graph that a single layer builds: runs `make` with the services built
+ * so far (its other requirements come from outside) and adds the service it returns. A layer per
+ * service costs the memo map ~110 interpreter steps to build (a scope, a deferred, a permit, a
+ * FiberRefs diff), and each `Layer.provide` / `merge` node between them as many again: a start
+ * built ~400 of them (docs/performance.md, "Cold start"). Steps run in order, so a service comes
+ * after the services it needs; one added too early leaves its dependency in the layer's
+ * requirements, and the layer's declared type refuses it.
+ * @since 0.1.0
+ * @category constructors
+ */
+export const addService = <I, S, E, R>(tag: Context.Tag<I, S>, make: Effect.Effect<S, E, R>) =>
+<A, E0, R0>(
+  built: Effect.Effect<Context.Context<A>, E0, R0>
+): Effect.Effect<Context.Context<A | I>, E | E0, R0 | Exclude<R, A>> =>
+  Effect.flatMap(built, (context) => Effect.map(Effect.provide(make, context), (service) => Context.add(context, tag, service)))
 
 /**
- * Every core service, given the repositories of a store.
+ * Every service of `layer`.
+ * @since 0.1.0
+ * @category models
+ */
+export type Services =
+  | ListCursors.ListCursors
+  | AuditLog.AuditLog
+  | Organizations.Organizations
+  | Users.Users
+  | ApiKeys.ApiKeys
+  | Sessions.Sessions
+  | Auth.Auth
+  | Authorization.Authorization
+  | Scopes.Scopes
+  | Teams.Teams
+  | TeamMembers.TeamMembers
+  | TeamRoles.TeamRoles
+  | SsoGroups.SsoGroups
+  | UserRoles.UserRoles
+  | Invitations.Invitations
+  | TicketLinks.TicketLinks
+  | Insights.Insights
+  | InsightQueries.InsightQueries
+  | InsightImport.InsightImport
+  | UsageGroups.UsageGroups
+  | UsageAttribution.Attribution
+  | BudgetAlerts.BudgetAlerts
+  | UsageImport.UsageImport
+  | DwIngest.DwIngest
+
+/** Core's services in dependency order, each built once and seen by those after it. */
+const services = Effect.succeed(Context.empty()).pipe(
+  addService(ListCursors.ListCursors, ListCursors.make),
+  addService(AuditLog.AuditLog, AuditLog.make),
+  addService(Organizations.Organizations, Organizations.make),
+  addService(Users.Users, Users.make),
+  addService(ApiKeys.ApiKeys, ApiKeys.make),
+  addService(Sessions.Sessions, Sessions.make),
+  addService(Auth.Auth, Auth.make),
+  addService(Authorization.Authorization, Authorization.make),
+  addService(Scopes.Scopes, Scopes.make),
+  addService(Teams.Teams, Teams.make),
+  addService(TeamMembers.TeamMembers, TeamMembers.make),
+  addService(TeamRoles.TeamRoles, TeamRoles.make),
+  addService(SsoGroups.SsoGroups, SsoGroups.make),
+  addService(UserRoles.UserRoles, UserRoles.make),
+  addService(Invitations.Invitations, Invitations.make)
+).pipe(
+  addService(TicketLinks.TicketLinks, TicketLinks.make),
+  addService(Insights.Insights, Insights.make),
+  addService(InsightQueries.InsightQueries, InsightQueries.make),
+  addService(InsightImport.InsightImport, InsightImport.make),
+  addService(UsageGroups.UsageGroups, UsageGroups.make),
+  addService(UsageAttribution.Attribution, UsageAttribution.make),
+  addService(BudgetAlerts.BudgetAlerts, BudgetAlerts.make),
+  addService(UsageImport.UsageImport, UsageImport.make),
+  addService(DwIngest.DwIngest, DwIngest.make)
+)
+
+/**
+ * Every core service, given the repositories of a store: one layer that builds them in
+ * dependency order (each service's own `layer` remains, for a host that builds one alone).
  * @since 0.1.0
  * @category layers
  */
-export const layer = Layer.mergeAll(
-  AuditLive,
-  OrganizationsLive,
-  UsersLive,
-  ApiKeys.layer.pipe(Layer.provide(OrganizationsLive), Layer.provide(AuditLive)),
-  SessionsLive,
-  Auth.layer,
-  Authorization.layer.pipe(Layer.provide(AuditLive)),
-  TeamsLive,
-  TeamMembers.layer.pipe(Layer.provide([TeamsLive, AuditLive])),
-  TeamRoles.layer.pipe(Layer.provide([TeamsLive, AuditLive, ScopesLive, ListCursors.layer])),
-  SsoGroups.layer.pipe(Layer.provide([AuditLive, ScopesLive, ListCursors.layer])),
-  UserRoles.layer.pipe(Layer.provide([UsersLive, AuditLive, ScopesLive, ListCursors.layer])),
-  Invitations.layer.pipe(Layer.provide([OrganizationsLive, AuditLive, SessionsLive])),
-  TicketLinks.layer.pipe(Layer.provide([AuditLive, ListCursors.layer])),
-  InsightsLive,
-  InsightQueries.layer,
-  InsightImport.layer.pipe(Layer.provide([OrganizationsLive, InsightsLive])),
-  UsageGroupsLive,
-  UsageAttributionLive,
-  BudgetAlerts.layer.pipe(Layer.provide([UsageAttributionLive, InsightsLive])),
-  UsageImport.layer.pipe(Layer.provide(OrganizationsLive)),
-  DwIngest.layer.pipe(Layer.provide([OrganizationsLive, InsightsLive, AuditLive]))
-)
+export const layer: Layer.Layer<Services, never, Repositories> = Layer.effectContext(services)
 
 /**
  * `layer` plus the services that seal secrets (warehouse credentials). Where master keys come
@@ -131,4 +176,8 @@ export const layer = Layer.mergeAll(
  * @since 0.1.0
  * @category layers
  */
-export const layerWithSecrets = DwAccounts.layer.pipe(Layer.provideMerge(layer))
+export const layerWithSecrets: Layer.Layer<
+  Services | DwAccounts.DwAccounts,
+  never,
+  Repositories | Exclude<Layer.Layer.Context<typeof DwAccounts.layer>, Services>
+> = Layer.effectContext(services.pipe(addService(DwAccounts.DwAccounts, DwAccounts.make)))

@@ -5,17 +5,19 @@
  * logged and every request answered 503), the web handler on its first request; both release
  * the store on `dispose()`. With `basePath` they serve the API under a prefix of the host's.
  */
-import { HttpApiBuilder, HttpApp, HttpServer, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, type HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Exit, Layer, ManagedRuntime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import * as BasePath from "./BasePath.js"
+import { internalError } from "./errors/InternalError.js"
 import { failure, PROBLEMS, type ProblemCode } from "./errors/Problem.js"
 import * as ProblemJson from "./errors/ProblemJson.js"
 import { ApiLive } from "./Layers.js"
 import * as RequestId from "./middleware/RequestId.js"
 import { type ApiOptions, loggingLayer, pipelineOptions } from "./Options.js"
 import * as Dispatch from "./routing/Dispatch.js"
+import * as NodeServing from "./routing/NodeServing.js"
 
 export interface Disposable {
   /** Stops serving and closes the store. */
@@ -80,8 +82,14 @@ export const makeHandler = <E>(options: MountOptions<E>): NodeHandler => {
       Layer.provideMerge(loggingLayer(options))
     )
   )
+  const basePath = BasePath.normalize(options.basePath)
   const ready = runtime.runPromiseExit(
-    Effect.flatMap(Dispatch.httpApp, (app) => NodeHttpServer.makeHandler(mounted(options)(app)))
+    Effect.flatMap(Dispatch.httpApp, (app) =>
+      Effect.map(Effect.runtime<HttpRouter.HttpRouter.DefaultServices>(), (rt) =>
+        NodeServing.makeHandler(mounted(options)(app), rt, {
+          tracing: options.tracing === true,
+          onFailure: (request) => internalError(BasePath.strip(basePath, request.url) ?? request.url, request)
+        })))
   )
     .then((exit) => {
       if (Exit.isSuccess(exit)) return exit.value

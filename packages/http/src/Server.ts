@@ -2,22 +2,38 @@
  * The bundled server: the API on a node:http server. A layer, so it runs as long as its scope:
  * `Layer.launch(serve(...))` under `NodeRuntime.runMain` serves until SIGINT/SIGTERM, then stops
  * accepting connections, lets in-flight requests finish (`GracefulShutdown`) and only then closes
- * the store. Logs are JSON lines, written in batches.
+ * the store. Logs are JSON lines, written in batches. Requests are served by costline's own node
+ * handler (`NodeServing`), as `makeHandler` serves them.
  */
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, type HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { type Duration, Effect, Layer } from "effect"
+import type { Server } from "node:http"
+import { internalError } from "./errors/InternalError.js"
 import * as GracefulShutdown from "./GracefulShutdown.js"
 import { ApiLive } from "./Layers.js"
 import { type ApiOptions, loggingLayer } from "./Options.js"
 import * as Dispatch from "./routing/Dispatch.js"
+import * as NodeServing from "./routing/NodeServing.js"
 
-/** `HttpApiBuilder.serve()` with costline's dispatch in place of the platform router. */
-const serveApi = Dispatch.httpApp.pipe(
-  Effect.map((app) => HttpServer.serve(app)),
-  Layer.unwrapEffect,
-  Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])
-)
+/**
+ * The API's requests on the listening node server (in place of `HttpServer.serve`, which would
+ * serve them through the platform's handler); removed when its scope closes.
+ */
+const serveApi = (server: () => Server, tracing: boolean) =>
+  Layer.scopedDiscard(Effect.gen(function*() {
+    // Built once the listener is: its address is known, and it closes after this layer.
+    yield* HttpServer.HttpServer
+    const app = yield* Dispatch.httpApp
+    const runtime = yield* Effect.runtime<HttpRouter.HttpRouter.DefaultServices>()
+    const handler = NodeServing.makeHandler(app, runtime, {
+      tracing,
+      onFailure: (request) => internalError(request.url, request)
+    })
+    const node = server()
+    node.on("request", handler)
+    yield* Effect.addFinalizer(() => Effect.sync(() => node.off("request", handler)))
+  })).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
 
 export interface ServeOptions<E> extends ApiOptions<E> {
   /** 0 picks a free port (read it from the `HttpServer` service's address). */
@@ -36,11 +52,13 @@ export interface ServeOptions<E> extends ApiOptions<E> {
 /** Provides the running `HttpServer` (and its address); access log on unless turned off. */
 export const serve = <E>(options: ServeOptions<E>) => {
   const shutdown = GracefulShutdown.make(options.drainTimeout, options.headersTimeout)
+  let node: Server | undefined
+  const createServer = () => (node = shutdown.createServer())
   // Built in order API → listener → routes → drain; closed in reverse, so the store outlives
   // every request the listener accepted.
   return shutdown.layer.pipe(
-    Layer.provideMerge(serveApi),
-    Layer.provideMerge(NodeHttpServer.layer(shutdown.createServer, { port: options.port, host: options.host ?? "127.0.0.1" })),
+    Layer.provideMerge(serveApi(() => node!, options.tracing === true)),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "127.0.0.1" })),
     Layer.provide(ApiLive({ ...options, accessLog: options.accessLog ?? true })),
     Layer.provide(loggingLayer(options))
   )

@@ -6,8 +6,8 @@ import { UsageImport, UsageRepo } from "@costline/core"
 import type { Core } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { describe, expect, layer } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Layer, Ref, Stream } from "effect"
-import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
+import { Deferred, Effect, Fiber, Layer, Ref, Schedule, Stream } from "effect"
+import { baseUrl, call, makeTestServer, seedTenant } from "./support/TestServer.js"
 import { newGroup, newSet, SETS, type Tenant, v2 } from "./support/Usage.js"
 
 const importUsage = (tenant: Tenant, rows: ReadonlyArray<Record<string, unknown>>) =>
@@ -64,23 +64,27 @@ describe("attribution keeps the event loop free", () => {
 
   // The usage records repository of an in-memory store, with a scan that never ends: it hands
   // out the same batch again and again, counting them, and says when it was interrupted.
-  const batches = Effect.runSync(Ref.make(0))
-  const interrupted = Effect.runSync(Deferred.make<void>())
-  const sqlite = SqliteStore.layer({ filename: ":memory:" })
-  const endless = Layer.effect(
-    UsageRepo.UsageRecordsRepo,
-    Effect.map(UsageRepo.UsageRecordsRepo, (real) =>
-      UsageRepo.UsageRecordsRepo.of({
-        ...real,
-        scan: (_, onBatch) => {
-          const batch = Array.from({ length: 2500 }, () => ({ start_time: new Date("2024-05-02T00:00:00Z"), credits: 1 }))
-          return Effect.forever(Effect.zipRight(Ref.update(batches, (n) => n + 1), onBatch(batch))).pipe(
-            Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
-          )
-        }
-      }))
-  ).pipe(Layer.provide(sqlite))
-  const store: Layer.Layer<Core.Repositories, unknown> = Layer.merge(sqlite, endless)
+  const endlessStore = () => {
+    const batches = Effect.runSync(Ref.make(0))
+    const interrupted = Effect.runSync(Deferred.make<void>())
+    const sqlite = SqliteStore.layer({ filename: ":memory:" })
+    const endless = Layer.effect(
+      UsageRepo.UsageRecordsRepo,
+      Effect.map(UsageRepo.UsageRecordsRepo, (real) =>
+        UsageRepo.UsageRecordsRepo.of({
+          ...real,
+          scan: (_, onBatch) => {
+            const batch = Array.from({ length: 2500 }, () => ({ start_time: new Date("2024-05-02T00:00:00Z"), credits: 1 }))
+            return Effect.forever(Effect.zipRight(Ref.update(batches, (n) => n + 1), onBatch(batch))).pipe(
+              Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
+            )
+          }
+        }))
+    ).pipe(Layer.provide(sqlite))
+    const store: Layer.Layer<Core.Repositories, unknown> = Layer.merge(sqlite, endless)
+    return { batches, interrupted, store }
+  }
+  const { batches, interrupted, store } = endlessStore()
 
   layer(makeTestServer({ store, attributionTimeout: "200 millis" }), { excludeTestServices: true, timeout: 60_000 })(
     "an attribution past its deadline",
@@ -106,6 +110,34 @@ describe("attribution keeps the event loop free", () => {
           expect(yield* Ref.get(batches)).toBe(read)
           // Other requests were never held up.
           expect((yield* v2(tenant)("GET", `${SETS}/${set.id}`)).status).toBe(200)
+        }))
+    }
+  )
+
+  const abandoned = endlessStore()
+  layer(makeTestServer({ store: abandoned.store, attributionTimeout: "60 seconds" }), { excludeTestServices: true, timeout: 60_000 })(
+    "an attribution whose client disconnects",
+    (it) => {
+      it.effect("is stopped: the request's work is interrupted when its connection closes", () =>
+        Effect.gen(function*() {
+          const tenant = yield* seedTenant
+          const set = yield* newSet(tenant)
+          yield* newGroup(tenant, set.id)
+          const origin = yield* baseUrl
+          const client = new AbortController()
+          const answered = fetch(`${origin}${SETS}/${set.id}/attribution?month=2024-05`, {
+            headers: { authorization: `Bearer ${tenant.adminKey}`, "x-tenant-id": tenant.id },
+            signal: client.signal
+          }).then(() => "answered", () => "aborted")
+          // Running: batches are being read.
+          yield* Ref.get(abandoned.batches).pipe(
+            Effect.repeat({ until: (n) => n > 1, schedule: Schedule.spaced("10 millis") }),
+            Effect.timeout("10 seconds")
+          )
+          client.abort()
+          expect(yield* Effect.promise(() => answered)).toBe("aborted")
+          // Long before its 60 s deadline.
+          yield* Deferred.await(abandoned.interrupted).pipe(Effect.timeout("10 seconds"))
         }))
     }
   )

@@ -2,58 +2,85 @@
  * The one place where a SQL store is assembled: client → dialect → Transactor → migrations →
  * every core repository. Both stores call `makeStoreLayer` with their own parts.
  */
-import type { Core, Errors, RateLimitRepo, Transactor } from "@costline/core"
+import {
+  AuditRepo,
+  Core,
+  DwAccountsRepo,
+  type Errors,
+  IdentityRepo,
+  InsightImportsRepo,
+  InsightsRepo,
+  Installation,
+  KeyCheck,
+  KeyedUsageRepo,
+  type RateLimitRepo,
+  RoleScope,
+  SsoGroupsRepo,
+  StoreHealth,
+  TeamsRepo,
+  TicketLinksRepo,
+  type Transactor,
+  UsageRepo
+} from "@costline/core"
 import type { SqlClient } from "@effect/sql/SqlClient"
-import { type Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { MigrationFailed, Migrations } from "./Migrations.js"
-import * as ApiKeysRepo from "./repos/ApiKeysRepo.js"
-import * as AuditRepo from "./repos/AuditRepo.js"
-import * as DwAccountsRepo from "./repos/DwAccountsRepo.js"
-import * as InsightImportsRepo from "./repos/InsightImportsRepo.js"
-import * as InsightsRepo from "./repos/InsightsRepo.js"
-import * as InstallationRepo from "./repos/InstallationRepo.js"
-import * as InvitationsRepo from "./repos/InvitationsRepo.js"
-import * as KeyedUsageRepo from "./repos/KeyedUsageRepo.js"
-import * as LinkableItemsRepo from "./repos/LinkableItemsRepo.js"
-import * as OrganizationsRepo from "./repos/OrganizationsRepo.js"
-import * as RoleAssignmentsRepo from "./repos/RoleAssignmentsRepo.js"
-import * as ScopeDirectoryRepo from "./repos/ScopeDirectoryRepo.js"
-import * as SecretKeyCheckRepo from "./repos/SecretKeyCheckRepo.js"
-import * as SessionsRepo from "./repos/SessionsRepo.js"
-import * as SsoGroupsRepo from "./repos/SsoGroupsRepo.js"
-import * as TeamMembersRepo from "./repos/TeamMembersRepo.js"
-import * as TeamsRepo from "./repos/TeamsRepo.js"
-import * as TicketLinksRepo from "./repos/TicketLinksRepo.js"
-import * as UsageGroupsRepo from "./repos/UsageGroupsRepo.js"
-import * as UsageRecordsRepo from "./repos/UsageRecordsRepo.js"
-import * as UsersRepo from "./repos/UsersRepo.js"
+import * as ApiKeysRepoSql from "./repos/ApiKeysRepo.js"
+import * as AuditRepoSql from "./repos/AuditRepo.js"
+import * as DwAccountsRepoSql from "./repos/DwAccountsRepo.js"
+import * as InsightImportsRepoSql from "./repos/InsightImportsRepo.js"
+import * as InsightsRepoSql from "./repos/InsightsRepo.js"
+import * as InstallationRepoSql from "./repos/InstallationRepo.js"
+import * as InvitationsRepoSql from "./repos/InvitationsRepo.js"
+import * as KeyedUsageRepoSql from "./repos/KeyedUsageRepo.js"
+import * as LinkableItemsRepoSql from "./repos/LinkableItemsRepo.js"
+import * as OrganizationsRepoSql from "./repos/OrganizationsRepo.js"
+import * as RoleAssignmentsRepoSql from "./repos/RoleAssignmentsRepo.js"
+import * as ScopeDirectoryRepoSql from "./repos/ScopeDirectoryRepo.js"
+import * as SecretKeyCheckRepoSql from "./repos/SecretKeyCheckRepo.js"
+import * as SessionsRepoSql from "./repos/SessionsRepo.js"
+import * as SsoGroupsRepoSql from "./repos/SsoGroupsRepo.js"
+import * as TeamMembersRepoSql from "./repos/TeamMembersRepo.js"
+import * as TeamsRepoSql from "./repos/TeamsRepo.js"
+import * as TicketLinksRepoSql from "./repos/TicketLinksRepo.js"
+import * as UsageGroupsRepoSql from "./repos/UsageGroupsRepo.js"
+import * as UsageRecordsRepoSql from "./repos/UsageRecordsRepo.js"
+import * as UsersRepoSql from "./repos/UsersRepo.js"
 import type { SqlDialect } from "./SqlDialect.js"
-import * as StoreHealth from "./StoreHealth.js"
+import * as StoreHealthSql from "./StoreHealth.js"
+
+/**
+ * Every core repository on SQL, built by one effect: a layer per repository cost the memo map
+ * ~110 interpreter steps each at every start (each repository's own `layer` remains for a host
+ * that builds one alone).
+ */
+const repositories = Effect.succeed(Context.empty()).pipe(
+  Core.addService(AuditRepo.AuditRepo, AuditRepoSql.make),
+  Core.addService(Installation.InstallationRepo, InstallationRepoSql.make),
+  Core.addService(IdentityRepo.OrganizationsRepo, OrganizationsRepoSql.make),
+  Core.addService(IdentityRepo.UsersRepo, UsersRepoSql.make),
+  Core.addService(IdentityRepo.ApiKeysRepo, ApiKeysRepoSql.make),
+  Core.addService(IdentityRepo.SessionsRepo, SessionsRepoSql.make),
+  Core.addService(IdentityRepo.RoleAssignmentsRepo, RoleAssignmentsRepoSql.make),
+  Core.addService(TeamsRepo.TeamsRepo, TeamsRepoSql.make),
+  Core.addService(TeamsRepo.TeamMembersRepo, TeamMembersRepoSql.make),
+  Core.addService(SsoGroupsRepo.SsoGroupsRepo, SsoGroupsRepoSql.make),
+  Core.addService(IdentityRepo.InvitationsRepo, InvitationsRepoSql.make),
+  Core.addService(RoleScope.ScopeDirectory, ScopeDirectoryRepoSql.make),
+  Core.addService(UsageRepo.UsageGroupsRepo, UsageGroupsRepoSql.make),
+  Core.addService(UsageRepo.UsageRecordsRepo, UsageRecordsRepoSql.make),
+  Core.addService(KeyedUsageRepo.KeyedUsageRepo, KeyedUsageRepoSql.make),
+  Core.addService(TicketLinksRepo.TicketLinksRepo, TicketLinksRepoSql.make),
+  Core.addService(TicketLinksRepo.LinkableItems, LinkableItemsRepoSql.make),
+  Core.addService(DwAccountsRepo.DwAccountsRepo, DwAccountsRepoSql.make),
+  Core.addService(KeyCheck.SecretKeyCheckRepo, SecretKeyCheckRepoSql.make)
+).pipe(
+  Core.addService(InsightsRepo.InsightsRepo, InsightsRepoSql.make),
+  Core.addService(InsightImportsRepo.InsightImportsRepo, InsightImportsRepoSql.make)
+)
 
 /** Every core repository on SQL, given a client, the dialect and the store's Transactor. */
-export const SqlRepositoriesLive = Layer.mergeAll(
-  AuditRepo.layer,
-  InstallationRepo.layer,
-  OrganizationsRepo.layer,
-  UsersRepo.layer,
-  ApiKeysRepo.layer,
-  SessionsRepo.layer,
-  RoleAssignmentsRepo.layer,
-  TeamsRepo.layer,
-  TeamMembersRepo.layer,
-  SsoGroupsRepo.layer,
-  InvitationsRepo.layer,
-  ScopeDirectoryRepo.layer,
-  UsageGroupsRepo.layer,
-  UsageRecordsRepo.layer,
-  KeyedUsageRepo.layer,
-  TicketLinksRepo.layer,
-  LinkableItemsRepo.layer,
-  DwAccountsRepo.layer,
-  SecretKeyCheckRepo.layer,
-  InsightsRepo.layer,
-  InsightImportsRepo.layer
-)
+export const SqlRepositoriesLive = Layer.effectContext(repositories)
 
 export interface StoreParts<E, Extra = never> {
   /** The connection(s); may provide more than the SqlClient (SQLite: core's CredentialChanges). */
@@ -75,9 +102,8 @@ export const makeStoreLayer = <E, Extra = never>(
   parts: StoreParts<E, Extra>
 ): Layer.Layer<Core.Repositories | SqlClient | Extra, E | MigrationFailed | Errors.StoreUnavailable> => {
   const foundation = parts.transactor.pipe(Layer.provideMerge(parts.dialect), Layer.provideMerge(parts.client))
-  const migrated = parts.migrate === undefined ? Layer.empty : Layer.effectDiscard(parts.migrate)
-  return Layer.mergeAll(SqlRepositoriesLive, StoreHealth.layer(parts.migrations), parts.rateLimits).pipe(
-    Layer.provide(migrated),
-    Layer.provideMerge(foundation)
-  )
+  // Migrations first, then every repository and the health check, in one layer.
+  const built = repositories.pipe(Core.addService(StoreHealth.StoreHealth, StoreHealthSql.make(parts.migrations)))
+  const migratedRepositories = Layer.effectContext(parts.migrate === undefined ? built : Effect.zipRight(parts.migrate, built))
+  return Layer.merge(migratedRepositories, parts.rateLimits).pipe(Layer.provideMerge(foundation))
 }

@@ -70,6 +70,13 @@ const authenticate = <R>(tenantOf?: Effect.Effect<string, Errors.ValidationFaile
       })
   )
 
-export const TenantFromHeaderLive = Layer.effect(TenantFromHeader, authenticate(tenantFromHeader))
-export const TenantFromPathLive = Layer.effect(TenantFromPath, authenticate(tenantFromPath))
-export const TenantFromCredentialLive = Layer.effect(TenantFromCredential, authenticate())
+/** `make` typed as the service of `tag` (which fixes the context its handler is inferred with). */
+const middlewareOf = <I, S>(_tag: Context.Tag<I, S>) => <E, R>(make: Effect.Effect<S, E, R>) => make
+
+export const makeTenantFromHeader = middlewareOf(TenantFromHeader)(authenticate(tenantFromHeader))
+export const makeTenantFromPath = middlewareOf(TenantFromPath)(authenticate(tenantFromPath))
+export const makeTenantFromCredential = middlewareOf(TenantFromCredential)(authenticate())
+
+export const TenantFromHeaderLive = Layer.effect(TenantFromHeader, makeTenantFromHeader)
+export const TenantFromPathLive = Layer.effect(TenantFromPath, makeTenantFromPath)
+export const TenantFromCredentialLive = Layer.effect(TenantFromCredential, makeTenantFromCredential)

@@ -4,7 +4,7 @@
  * of the request with `Effect.provideService` / `Effect.locally` / `Effect.annotateLogs`.
  *
  * Why that is sound: every host serves the API's app as the whole of a fiber forked for one
- * request (`NodeHttpServer.makeHandler`, `HttpServer.serve`, `HttpApp.toWebHandler`), so nothing
+ * request (`NodeServing.makeHandler` for node hosts and the bundled server, `HttpApp.toWebHandler`), so nothing
  * runs on that fiber after the request that could see a value it should not. Why it matters:
  * each scoped change is an acquire-use-release that restores the previous value, about 23
  * interpreter steps; a set is one (`bench/cpu.ts --steps`).

@@ -12,18 +12,17 @@ import { RequestId } from "../../middleware/RequestId.js"
 import { CostlineApi } from "../Api.js"
 import { AnonymousTenant, Visitor } from "./Visitor.js"
 
-export const AnonymousTenantLive = Layer.effect(
-  AnonymousTenant,
-  Effect.gen(function*() {
-    const failures = yield* AuthFailureGate
-    const declaredInput = DeclaredInput.make(CostlineApi)
-    return Effect.gen(function*() {
-      // An address that spent its failures is refused before anything is looked up.
-      yield* failures.check
-      const tenant = yield* tenantFromHeader
-      yield* AccessLog.recordTenant(tenant)
-      yield* declaredInput
-      return Visitor.of({ organizationId: tenant as Ids.OrganizationId, requestId: yield* RequestId })
-    })
+export const make = Effect.gen(function*() {
+  const failures = yield* AuthFailureGate
+  const declaredInput = DeclaredInput.make(CostlineApi)
+  return Effect.gen(function*() {
+    // An address that spent its failures is refused before anything is looked up.
+    yield* failures.check
+    const tenant = yield* tenantFromHeader
+    yield* AccessLog.recordTenant(tenant)
+    yield* declaredInput
+    return Visitor.of({ organizationId: tenant as Ids.OrganizationId, requestId: yield* RequestId })
   })
-)
+})
+
+export const AnonymousTenantLive = Layer.effect(AnonymousTenant, make)
