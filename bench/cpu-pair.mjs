@@ -8,8 +8,7 @@
  * one heap (and its garbage collector) is shared, which weighs on all alike. Arguments: a JSON
  * object (see cpu.ts) with `roots` and `filenames`. Prints one JSON line on stderr.
  */
-import { inject } from "light-my-request"
-import { handlerOf, requestsOf } from "./lib/inprocess.mjs"
+import { answer, handlerOf, requestsOf } from "./lib/inprocess.mjs"
 import { isSteadyJs } from "./lib/steady.mjs"
 
 const job = JSON.parse(process.argv[2] ?? "{}")
@@ -24,10 +23,7 @@ for (const [index, root] of roots.entries()) {
 /** @param {any} handler */
 const perRequest = async (handler) => {
   const before = process.cpuUsage()
-  for (let i = 0; i < job.batch; i++) {
-    const response = await inject(handler, next())
-    if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)
-  }
+  for (let i = 0; i < job.batch; i++) await answer(handler, next(), job.scenario)
   const used = process.cpuUsage(before)
   return (used.user + used.system) / job.batch
 }

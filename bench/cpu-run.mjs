@@ -6,17 +6,13 @@
  * it is steady. Arguments: a JSON object (see cpu.ts). Prints one JSON line on stderr; stdout
  * carries the access log.
  */
-import { inject } from "light-my-request"
-import { handlerOf, requestsOf } from "./lib/inprocess.mjs"
+import { answer, handlerOf, requestsOf } from "./lib/inprocess.mjs"
 import { isSteadyJs } from "./lib/steady.mjs"
 
 const job = JSON.parse(process.argv[2] ?? "{}")
 const next = requestsOf(job)
 const handler = await handlerOf(job.root, job.filename)
-const once = async () => {
-  const response = await inject(handler, next())
-  if (response.statusCode >= 300) throw new Error(`${job.scenario}: ${response.statusCode} ${response.payload.slice(0, 300)}`)
-}
+const once = () => answer(handler, next(), job.scenario)
 const perRequest = async () => {
   const before = process.cpuUsage()
   for (let i = 0; i < job.batch; i++) await once()
