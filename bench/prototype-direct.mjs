@@ -17,6 +17,7 @@ import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { inject } from "light-my-request"
+import { onEveryStep } from "./lib/inprocess.mjs"
 
 // The run loop of the `effect` instance the platform uses (its internal module, not exported).
 const effectRoot = dirname(dirname(dirname(createRequire(import.meta.url).resolve("effect"))))
@@ -52,18 +53,8 @@ const count = async (/** @type {string} */ name, /** @type {any} */ handler) => 
   for (let i = 0; i < 100; i++) await inject(handler, { method: "GET", url: "/x" })
   const counts = { steps: 0, fiber_ref_writes: 0 }
   const proto = FiberRuntime.prototype
-  const saved = new Map()
-  for (const key of Object.getOwnPropertyNames(proto)) {
-    if (!/^[A-Z]/.test(key) || typeof proto[key] !== "function") continue
-    const original = proto[key]
-    saved.set(key, original)
-    proto[key] = function(/** @type {unknown} */ op) {
-      counts.steps++
-      return original.call(this, op)
-    }
-  }
+  const restoreSteps = onEveryStep(FiberRuntime, () => counts.steps++)
   const setFiberRef = proto.setFiberRef
-  saved.set("setFiberRef", setFiberRef)
   proto.setFiberRef = function(/** @type {Array<unknown>} */ ...args) {
     counts.fiber_ref_writes++
     return setFiberRef.apply(this, args)
@@ -73,7 +64,8 @@ const count = async (/** @type {string} */ name, /** @type {any} */ handler) => 
     const answer = await inject(handler, { method: "GET", url: "/x" })
     if (answer.statusCode !== 200) throw new Error(`${name}: ${answer.statusCode}`)
   }
-  for (const [key, original] of saved) proto[key] = original
+  restoreSteps()
+  proto.setFiberRef = setFiberRef
   console.log(JSON.stringify({ server: name, steps: counts.steps / n, fiber_ref_writes: counts.fiber_ref_writes / n }))
 }
 await count("platform makeHandler (toHandled)", viaPlatform)

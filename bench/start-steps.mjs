@@ -14,6 +14,7 @@
  * memo map; its `Suspend`'s origin names the `pipe` that made it.
  */
 import { inject } from "light-my-request"
+import { onEveryStep } from "./lib/inprocess.mjs"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -55,15 +56,7 @@ if (process.env.COSTLINE_START_LAYERS) {
 }
 
 const counts = { steps: 0, layers: 0 }
-const proto = FiberRuntime.prototype
-for (const name of Object.getOwnPropertyNames(proto)) {
-  if (!/^[A-Z]/.test(name) || typeof proto[name] !== "function") continue
-  const original = proto[name]
-  proto[name] = function(/** @type {unknown} */ op) {
-    counts.steps++
-    return original.call(this, op)
-  }
-}
+onEveryStep(FiberRuntime, () => counts.steps++)
 // Every layer the memo map builds (not the cache hits): the MemoMap's class is not exported, so
 // found through a map made by the build's `effect`.
 const memoMapProto = Object.getPrototypeOf(layerModule.unsafeMakeMemoMap())

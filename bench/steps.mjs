@@ -7,7 +7,7 @@
  * line on stderr. Run through `bench/cpu.ts --steps`. CPU time swings with whatever else the
  * machine runs; these counts do not, so they show what a change removed from every request.
  */
-import { fiberRuntimeOf, servedScenario } from "./lib/inprocess.mjs"
+import { fiberRuntimeOf, onEveryStep, servedScenario } from "./lib/inprocess.mjs"
 
 const job = JSON.parse(process.argv[2] ?? "{}")
 const FiberRuntime = await fiberRuntimeOf(job.root)
@@ -16,15 +16,7 @@ const { handler, once } = await servedScenario(job, 50)
 
 const counts = { steps: 0, fiber_ref_writes: 0, fibers: 0 }
 const proto = FiberRuntime.prototype
-for (const name of Object.getOwnPropertyNames(proto)) {
-  // The run loop dispatches each op to the method named by its op code (`Sync`, `OnSuccess`, …).
-  if (!/^[A-Z]/.test(name) || typeof proto[name] !== "function") continue
-  const original = proto[name]
-  proto[name] = function(/** @type {unknown} */ op) {
-    counts.steps++
-    return original.call(this, op)
-  }
-}
+onEveryStep(FiberRuntime, () => counts.steps++)
 const wrap = (/** @type {string} */ name, /** @type {keyof typeof counts} */ counter) => {
   const original = proto[name]
   proto[name] = function(/** @type {Array<unknown>} */ ...args) {

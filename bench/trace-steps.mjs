@@ -8,7 +8,7 @@
  * the trace, one step per line, to `job.out`. Run through `bench/cpu.ts --trace <dir>`.
  */
 import { writeFileSync } from "node:fs"
-import { fiberRuntimeOf, servedScenario } from "./lib/inprocess.mjs"
+import { fiberRuntimeOf, onEveryStep, servedScenario } from "./lib/inprocess.mjs"
 
 const job = JSON.parse(process.argv[2] ?? "{}")
 const FiberRuntime = await fiberRuntimeOf(job.root)
@@ -22,16 +22,7 @@ const describe = (op) => {
   const f = op.effect_instruction_i1 ?? op.effect_instruction_i0
   return typeof f === "function" ? f.toString().replace(/\s+/g, " ").slice(0, 120) : ""
 }
-const proto = FiberRuntime.prototype
-for (const name of Object.getOwnPropertyNames(proto)) {
-  // The run loop dispatches each op to the method named by its op code (`Sync`, `OnSuccess`, …).
-  if (!/^[A-Z]/.test(name) || typeof proto[name] !== "function") continue
-  const original = proto[name]
-  proto[name] = function(/** @type {unknown} */ op) {
-    trace.push(`${name} | ${describe(op)}`)
-    return original.call(this, op)
-  }
-}
+onEveryStep(FiberRuntime, (name, op) => trace.push(`${name} | ${describe(op)}`))
 await once()
 writeFileSync(job.out, trace.map((line, index) => `${index + 1}\t${line}`).join("\n") + "\n")
 process.stderr.write(JSON.stringify({ scenario: job.scenario, root: job.root, steps: trace.length, trace: job.out }) + "\n")

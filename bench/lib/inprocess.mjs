@@ -106,3 +106,28 @@ export const servedScenario = async (job, warmUp) => {
  */
 export const fiberRuntimeOf = async (root) =>
   (await import(pathToFileURL(join(root, "node_modules/effect/dist/esm/internal/fiberRuntime.js")).href)).FiberRuntime
+
+/**
+ * Calls `onStep` with each op the run loop of `FiberRuntime` dispatches (it dispatches an op to
+ * the method named by its op code: `Sync`, `OnSuccess`, …), before running it: one interpreter
+ * step each. Returns a function that puts the methods back.
+ * @param {any} FiberRuntime
+ * @param {(opCode: string, op: any) => void} onStep
+ * @returns {() => void}
+ */
+export const onEveryStep = (FiberRuntime, onStep) => {
+  const proto = FiberRuntime.prototype
+  const saved = new Map()
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    if (!/^[A-Z]/.test(name) || typeof proto[name] !== "function") continue
+    const original = proto[name]
+    saved.set(name, original)
+    proto[name] = function(/** @type {unknown} */ op) {
+      onStep(name, op)
+      return original.call(this, op)
+    }
+  }
+  return () => {
+    for (const [name, original] of saved) proto[name] = original
+  }
+}
