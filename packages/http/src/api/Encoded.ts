@@ -1,31 +1,20 @@
 /**
- * The JSON of the hottest responses (audit pages, insights), built directly rather than by
- * `Schema.encode` of the endpoint's declared schema: the generic encoder walked every field of
- * every record (~5 µs per audit record, a quarter of a 500-record page). The declared schemas
- * stay the contract and the OpenAPI documents; `test/unit/Encoded.test.ts` proves each function
- * here equal to `Schema.encode` of its schema for arbitrary values.
+ * A success answered by the handler itself, for an endpoint with several success schemas (an
+ * insight or its 304): the group's success encoder (`Group.successEncoder`) covers only endpoints
+ * with one, so such a handler encodes its JSON success with the same compiled encoder
+ * (`CompiledEncoder`) and returns the response, which the group passes through.
  */
 import type { HttpServerResponse } from "@effect/platform"
-import type { Audit, Insight } from "@costline/core"
-import { DateTime } from "effect"
-import type { AuditRecordV2 } from "./audit/Api.js"
+import { Effect, type Schema } from "effect"
+import * as CompiledEncoder from "./CompiledEncoder.js"
 import * as JsonBody from "./JsonBody.js"
 
-const isoOrNull = (value: DateTime.Utc | null): string | null => (value === null ? null : DateTime.formatIso(value))
-
-/** As exported: without `organization_id`, the caller's own tenant. */
-export const auditRecord = ({ organization_id: _tenant, ...record }: Audit.AuditRecord): typeof AuditRecordV2.Encoded => ({
-  ...record,
-  changed_at: DateTime.formatIso(record.changed_at)
-})
-
-export const insight = (value: Insight.Insight): typeof Insight.Insight.Encoded => ({
-  ...value,
-  create_time: DateTime.formatIso(value.create_time),
-  update_time: DateTime.formatIso(value.update_time),
-  first_viewed_at: isoOrNull(value.first_viewed_at),
-  last_viewed_at: isoOrNull(value.last_viewed_at)
-})
-
-/** A 200 answer with an encoded body: the platform does not encode it again. */
-export const ok = (body: unknown): HttpServerResponse.HttpServerResponse => JsonBody.unsafeJson(body)
+/**
+ * A 200 answer of `schema`, encoded as `Schema.encode` would. A value the handler built that does
+ * not encode is a broken invariant: a defect (an unexpected 500), as the platform answers it.
+ */
+export const ok = <A, I>(schema: Schema.Schema<A, I>) => {
+  const encode = CompiledEncoder.encoder(schema)
+  return (value: A): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+    Effect.orDie(Effect.map(encode(value), (encoded) => JsonBody.unsafeJson(encoded)))
+}

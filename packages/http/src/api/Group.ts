@@ -12,6 +12,7 @@
  */
 import { HttpApiBuilder, type HttpApiEndpoint, HttpApiSchema, HttpServerResponse } from "@effect/platform"
 import { Chunk, Effect, ParseResult, Schema } from "effect"
+import * as CompiledEncoder from "./CompiledEncoder.js"
 import * as JsonBody from "./JsonBody.js"
 
 type Encoder = (value: unknown) => Effect.Effect<HttpServerResponse.HttpServerResponse, ParseResult.ParseError>
@@ -26,7 +27,7 @@ export const successEncoder = (endpoint: HttpApiEndpoint.HttpApiEndpoint.Any): E
   const encoding = HttpApiSchema.getEncoding(schema.ast)
   if (encoding.kind !== "Json") return undefined
   const status = HttpApiSchema.getStatusSuccessAST(schema.ast)
-  const encode = Schema.encode(schema)
+  const encode = CompiledEncoder.encoder(schema)
   return (value) =>
     Effect.flatMap(encode(value), (encoded) => {
       try {

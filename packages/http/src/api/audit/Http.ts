@@ -1,10 +1,9 @@
 /** Handler of `GET /v2/audit-logs`: never cached (admin only, as its endpoint declares). */
 import { AuditLog } from "@costline/core"
-import { DateTime, Effect, Option } from "effect"
+import { DateTime, Effect, Function, Option } from "effect"
 import { ServerMetrics } from "../../observability/Metrics.js"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
-import * as Encoded from "../Encoded.js"
 import { toPage } from "../Pages.js"
 import * as Respond from "../Respond.js"
 import { toExportQuery } from "./Params.js"
@@ -24,6 +23,6 @@ export const AuditHttpLive = Group.group(CostlineApi, "audit", (handlers) =>
           const now = yield* DateTime.now
           metrics.value.auditExported(newest === undefined ? 0 : DateTime.distance(newest.changed_at, now) / 1000)
         }
-        return Encoded.ok(toPage(page, Encoded.auditRecord))
+        return toPage(page, Function.identity)
       }))
   }))

@@ -3,9 +3,8 @@
  * tenant and carry the ETag in the headers. Permissions are the endpoints' declarations (`Api.ts`),
  * enforced before a handler runs.
  */
-import { ETag, InsightQueries, Insights } from "@costline/core"
-import type { Insight } from "@costline/core"
-import { Effect } from "effect"
+import { ETag, Insight, InsightQueries, Insights } from "@costline/core"
+import { Effect, Function } from "effect"
 import { CostlineApi } from "../Api.js"
 import { Caller } from "../Caller.js"
 import * as Encoded from "../Encoded.js"
@@ -15,6 +14,9 @@ import * as Respond from "../Respond.js"
 import { NotModified } from "./Api.js"
 import { toListQuery } from "./Params.js"
 import * as Group from "../Group.js"
+
+/** `getInsight` answers an insight or a 304, so its success is encoded here (see `Encoded`). */
+const insightOk = Encoded.ok(Insight.Insight)
 
 const withEtag = (insight: Insight.Insight) => Effect.as(Respond.setHeaders({ etag: insight.etag }), insight)
 
@@ -28,7 +30,7 @@ export const InsightsHttpLive = Group.group(CostlineApi, "insights", (handlers) 
         Effect.gen(function*() {
           const caller = yield* Caller
           const page = yield* insights.list(caller.organizationId, toListQuery(urlParams))
-          return Encoded.ok(toPage(page, Encoded.insight))
+          return toPage(page, Function.identity)
         }))
       .handle("queryInsights", ({ payload }) => Effect.flatMap(Caller, (caller) => queries.run(caller.organizationId, payload)))
       .handle("getInsight", ({ headers, path }) =>
@@ -40,7 +42,7 @@ export const InsightsHttpLive = Group.group(CostlineApi, "insights", (handlers) 
           if (ifNoneMatch !== undefined && ETag.matchesWeakly(yield* ETag.parse("if-none-match", ifNoneMatch), insight.etag)) {
             return new NotModified()
           }
-          return Encoded.ok(Encoded.insight(insight))
+          return yield* insightOk(insight)
         }))
       .handle("updateInsight", ({ headers, path, payload }) =>
         Effect.gen(function*() {
@@ -48,7 +50,7 @@ export const InsightsHttpLive = Group.group(CostlineApi, "insights", (handlers) 
           const id = yield* Insights.parseInsightId(path.insight_id)
           const precondition = yield* Preconditions.required(headers, "the insight")
           const updated = yield* withEtag(yield* insights.update(caller.actor, caller.organizationId, id, payload, precondition))
-          return Encoded.ok(Encoded.insight(updated))
+          return updated
         }))
       .handle("recordInsightView", ({ path }) =>
         Effect.gen(function*() {

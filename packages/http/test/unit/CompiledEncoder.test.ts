@@ -1,0 +1,104 @@
+/**
+ * The compiled encoder equals `Schema.encode` of every success schema costline declares, for
+ * arbitrary values of each, and gives up (so that `Schema.encode` answers) wherever
+ * `Schema.encode` fails.
+ */
+import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiSchema } from "@effect/platform"
+import { Audit } from "@costline/core"
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, DateTime, Effect, Either, Exit, FastCheck, Schema } from "effect"
+import { CostlineApi } from "../../src/api/Api.js"
+import { AuditLogPage } from "../../src/api/audit/Api.js"
+import * as CompiledEncoder from "../../src/api/CompiledEncoder.js"
+import { InsightPage } from "../../src/api/insights/Api.js"
+
+const RUNS = { numRuns: 60 }
+
+/** Every JSON success schema of every endpoint, named by its endpoint. */
+const successSchemas = (): Array<readonly [string, Schema.Schema.Any]> => {
+  const found: Array<readonly [string, Schema.Schema.Any]> = []
+  for (const group of Object.values(CostlineApi.groups) as unknown as Array<HttpApiGroup.HttpApiGroup.AnyWithProps>) {
+    for (const endpoint of Object.values(group.endpoints) as Array<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>) {
+      const schemas = new Set<Schema.Schema.Any>()
+      HttpApiSchema.deunionize(schemas, endpoint.successSchema)
+      for (const schema of schemas) {
+        if (HttpApiSchema.isVoid(schema.ast) || HttpApiSchema.getEncoding(schema.ast).kind !== "Json") continue
+        found.push([`${group.identifier}.${endpoint.name}`, schema])
+      }
+    }
+  }
+  return found
+}
+
+const declared = (schema: Schema.Schema.Any) => Schema.encodeEither(schema as Schema.Schema<unknown, unknown>)
+
+const sameAsDeclared = (schema: Schema.Schema.Any, value: unknown) => {
+  const expected = declared(schema)(value)
+  const compiled = CompiledEncoder.encodeSuccess(schema)(value)
+  if (Either.isRight(expected)) {
+    // Never stricter on a value of the schema's type: it is answered by the compiled functions.
+    expect(compiled).toStrictEqual(expected.right)
+  } else {
+    expect(compiled).toBeUndefined()
+  }
+}
+
+describe("CompiledEncoder", () => {
+  const schemas = successSchemas()
+
+  it("covers the API's success schemas, the pages of records among them", () => {
+    const names = schemas.map(([name]) => name)
+    expect(names.length).toBeGreaterThanOrEqual(50)
+    expect(names).toEqual(expect.arrayContaining(["audit.exportAuditLogs", "insights.listInsights", "insights.getInsight"]))
+  })
+
+  it.each(schemas.map(([name, schema]) => ({ name, schema })))(
+    "$name: equals Schema.encode for arbitrary values of its type",
+    ({ schema }) =>
+      FastCheck.assert(FastCheck.property(Arbitrary.make(schema), (value) => sameAsDeclared(schema, value)), RUNS)
+  )
+
+  it.each(schemas.map(([name, schema]) => ({ name, schema })))(
+    "$name: gives up wherever Schema.encode fails (a field replaced by anything)",
+    ({ schema }) =>
+      FastCheck.assert(
+        FastCheck.property(Arbitrary.make(schema), FastCheck.string(), FastCheck.anything(), (value, key, replacement) => {
+          const fields = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : []
+          const mutated = fields.length === 0
+            ? replacement
+            : { ...value, [fields[key.length % fields.length]!]: replacement }
+          sameAsDeclared(schema, mutated)
+        }),
+        RUNS
+      )
+  )
+
+  it("encodes a domain record into the exported shape, and an empty page", () => {
+    const at = DateTime.unsafeMake("2026-11-26T05:00:00.123Z")
+    const record = new Audit.AuditRecord({
+      id: "0b6c1c5e-6a5b-4a4e-9a43-5d8f0f5f6a11" as never,
+      organization_id: "org" as never,
+      changed_at: at,
+      kind: "resource",
+      resource: "insights",
+      event_type: null,
+      table_name: "insights",
+      record_id: "r1",
+      operation: "update",
+      status: "success",
+      changed_by: "key_1",
+      changed_by_type: "api_key",
+      old_values: { status: "open" },
+      new_values: null,
+      request_id: null
+    } as never)
+    const encoded = CompiledEncoder.encodeSuccess(AuditLogPage)({ items: [record], page_token: "t", row_count: 1 })
+    // Fields in the schema's order, without the tenant, the timestamp as ISO text.
+    expect(encoded).toStrictEqual(Schema.encodeSync(AuditLogPage)({ items: [record], page_token: "t", row_count: 1 }))
+    expect(Object.keys((encoded as { items: Array<object> }).items[0]!)).not.toContain("organization_id")
+    expect(Effect.runSyncExit(CompiledEncoder.encoder(InsightPage)({ items: [], page_token: null, row_count: 0 }))).toStrictEqual(
+      Exit.succeed({ items: [], page_token: null, row_count: 0 })
+    )
+  })
+})
