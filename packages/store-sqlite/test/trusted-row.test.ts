@@ -5,7 +5,7 @@
  */
 import { Columns } from "@costline/store-sql"
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Equal, Schema } from "effect"
+import { DateTime, Equal, FastCheck, Schema } from "effect"
 
 /** The class behind a proxy that counts `new`. */
 const counting = <C extends abstract new(...args: any) => any>(Class: C) => {
@@ -85,5 +85,54 @@ describe("trustedRow", () => {
     const built = read({ id: "a" })
     expect(counter.constructed).toBe(probed + 1)
     expect(built.extra).toBe("set by the constructor")
+  })
+})
+
+describe("TrustedColumn.dateTime", () => {
+  const read = (value: unknown) => {
+    try {
+      return { millis: Columns.TrustedColumn.dateTime(value).epochMillis }
+    } catch (error) {
+      return { error: String(error) }
+    }
+  }
+  const made = (value: string | Date) => {
+    try {
+      return { millis: DateTime.unsafeMake(value).epochMillis }
+    } catch (error) {
+      return { error: String(error) }
+    }
+  }
+
+  it("reads what isoText writes as DateTime.unsafeMake does, for every four-digit year", () =>
+    FastCheck.assert(
+      FastCheck.property(FastCheck.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }), (millis) => {
+        const text = Columns.isoText(new Date(millis))
+        expect(Columns.isoTextMillis(text)).toBe(millis)
+        expect(read(text)).toStrictEqual(made(text))
+      }),
+      { numRuns: 5000 }
+    ))
+
+  it("reads any other text, near misses included, and Dates, as DateTime.unsafeMake does", () => {
+    const nearMiss = FastCheck.tuple(
+      FastCheck.date({ min: new Date(0), max: new Date(253_402_300_799_999), noInvalidDate: true }),
+      FastCheck.nat(23),
+      FastCheck.constantFrom("0", "9", "3", "1", "-", ":", "T", "Z", " ", "+", "a", "")
+    ).map(([date, index, replacement]) => {
+      const text = date.toISOString()
+      return text.slice(0, index) + replacement + text.slice(index + 1)
+    })
+    FastCheck.assert(
+      FastCheck.property(FastCheck.oneof(nearMiss, FastCheck.string()), (text) => {
+        expect(read(text)).toStrictEqual(made(text))
+      }),
+      { numRuns: 5000 }
+    )
+    for (const text of ["2026-02-29T00:00:00.000Z", "2024-02-29T00:00:00.000Z", "2026-04-31T00:00:00.000Z", "2026-01-01T24:00:00.000Z", "2026-01-01 10:00:00.000Z"]) {
+      expect(read(text)).toStrictEqual(made(text))
+    }
+    const date = new Date("2026-11-26T08:00:00.000Z")
+    expect(read(date)).toStrictEqual(made(date))
   })
 })
