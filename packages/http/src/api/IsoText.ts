@@ -10,12 +10,19 @@ import { DateTime } from "effect"
 const DAY = 86_400_000
 /** 10000-01-01T00:00:00.000Z: the first instant `toISOString` writes with six year digits. */
 const YEAR_10000 = 253_402_300_800_000
-const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : `${n}`))
 
-const threeDigits = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`)
+const ZERO = 48
+const digit = (n: number, unit: number): number => ZERO + Math.floor(n / unit) % 10
 
-/** Year, month and day of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`). */
-const civil = (days: number): readonly [year: number, month: number, day: number] => {
+/**
+ * The text is built by one `String.fromCharCode` of its 24 characters: one flat string, where
+ * concatenating the parts made a tree of ten (~440 bytes a timestamp, measured with `--alloc`).
+ */
+export const formatIso = (value: DateTime.Utc): string => {
+  const millis = value.epochMillis
+  if (!(millis >= 0 && millis < YEAR_10000)) return DateTime.formatIso(value)
+  const days = Math.floor(millis / DAY)
+  // The civil date of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
   const z = days + 719_468
   const era = Math.floor(z / 146_097)
   const dayOfEra = z - era * 146_097
@@ -24,20 +31,17 @@ const civil = (days: number): readonly [year: number, month: number, day: number
   const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153)
   const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1
   const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-  return [yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day]
-}
-
-export const formatIso = (value: DateTime.Utc): string => {
-  const millis = value.epochMillis
-  if (!(millis >= 0 && millis < YEAR_10000)) return DateTime.formatIso(value)
-  const days = Math.floor(millis / DAY)
-  const [year, month, day] = civil(days)
-  let rest = millis - days * DAY
-  const hours = Math.floor(rest / 3_600_000)
-  rest -= hours * 3_600_000
-  const minutes = Math.floor(rest / 60_000)
-  rest -= minutes * 60_000
-  const seconds = Math.floor(rest / 1000)
-  return TWO_DIGITS[Math.floor(year / 100)]! + TWO_DIGITS[year % 100]! + "-" + TWO_DIGITS[month]! + "-" + TWO_DIGITS[day]! +
-    "T" + TWO_DIGITS[hours]! + ":" + TWO_DIGITS[minutes]! + ":" + TWO_DIGITS[seconds]! + "." + threeDigits(rest - seconds * 1000) + "Z"
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  const time = millis - days * DAY
+  const hours = Math.floor(time / 3_600_000)
+  const minutes = Math.floor(time / 60_000) % 60
+  const seconds = Math.floor(time / 1000) % 60
+  const milliseconds = time % 1000
+  return String.fromCharCode(
+    digit(year, 1000), digit(year, 100), digit(year, 10), digit(year, 1), 45,
+    digit(month, 10), digit(month, 1), 45, digit(day, 10), digit(day, 1), 84,
+    digit(hours, 10), digit(hours, 1), 58, digit(minutes, 10), digit(minutes, 1), 58,
+    digit(seconds, 10), digit(seconds, 1), 46,
+    digit(milliseconds, 100), digit(milliseconds, 10), digit(milliseconds, 1), 90
+  )
 }
