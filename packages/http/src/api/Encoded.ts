@@ -14,7 +14,13 @@ import * as JsonBody from "./JsonBody.js"
  * not encode is a broken invariant: a defect (an unexpected 500), as the platform answers it.
  */
 export const ok = <A, I>(schema: Schema.Schema<A, I>) => {
+  const encodeCompiled = CompiledEncoder.encodeSuccess(schema)
   const encode = CompiledEncoder.encoder(schema)
-  return (value: A): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-    Effect.orDie(Effect.map(encode(value), (encoded) => JsonBody.unsafeJson(encoded)))
+  return (value: A): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+    const encoded = encodeCompiled(value)
+    // `undefined`: the compiled functions gave up (or the success is `undefined`): `Schema.encode` answers.
+    return encoded !== undefined
+      ? Effect.sync(() => JsonBody.unsafeJson(encoded))
+      : Effect.orDie(Effect.map(encode(value), (encoded) => JsonBody.unsafeJson(encoded)))
+  }
 }
