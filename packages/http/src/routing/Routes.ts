@@ -15,8 +15,8 @@
  *
  * Kept exactly: the decoders (path, payload from the body by content type or from the query for
  * a method without a body, headers, query parameters with the platform's normalisation, in that
- * order), the middlewares' order (the endpoint's, then the group's, each declared later running
- * first) and `optional`, `uninterruptible`, the success encoders (`Group`), and the error mapping
+ * order), the middlewares' order (an endpoint's run before its group's; of each, the one declared
+ * last runs first) and `optional`, `uninterruptible`, the success encoders (`Group`), and the error mapping
  * (`Effect.catchIf(ParseResult.isParseError, HttpApiDecodeError.refailParseError)` around decoding,
  * handler and encoding, not around the middlewares). What costline does not use is refused when
  * the layer is built rather than served wrongly: security middlewares, multipart payloads,
