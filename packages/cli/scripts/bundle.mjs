@@ -8,7 +8,8 @@
  * published unbundled, for hosts that import them. Native and optional modules stay outside.
  */
 import { build } from "esbuild"
-import { rmSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -54,6 +55,7 @@ const undiciOnFirstUse = {
 }
 
 const outdir = join(cli, "dist", "bundle")
+const external = ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "node-sql-parser"]
 // Chunk names carry a content hash: old ones would pile up.
 rmSync(outdir, { recursive: true, force: true })
 rmSync(join(cli, "dist", "costline.mjs"), { force: true })
@@ -70,7 +72,7 @@ await build({
   target: "node22",
   // A native addon, optional peers loaded only when installed, and the SQL parser, loaded on
   // first use (@costline/analysis requires it lazily).
-  external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "node-sql-parser"],
+  external,
   // CommonJS dependencies inside an ES module bundle still call `require` (in every chunk).
   banner: { js: "import { createRequire as __costlineRequire } from 'node:module'; const require = __costlineRequire(import.meta.url);" },
   // Without comments the bundle is ASCII (a few of its dependencies' comments were not), which
@@ -79,3 +81,31 @@ await build({
   plugins: [httpThroughRequire, undiciOnFirstUse],
   logLevel: "warning"
 })
+
+/**
+ * `costline serve` runs the same program as one classic script (`dist/bundle/serve.cjs`), which
+ * `bin/warm-start.js` compiles through `vm.Script` with a V8 code cache it produces after the
+ * server's first answer, so that a start also skips compiling every function the previous one ran
+ * (Node's compile cache, taken before a module runs, holds only its top level; docs/decisions.md,
+ * "Cold start, fourth round"). A classic script is CommonJS: one file, no chunks, and what
+ * `import()` reaches is evaluated on first use as in the split bundle. The launcher wraps it in a
+ * function of `exports, require, module, __filename, __dirname, __costlineUrl` (`import.meta.url`).
+ * Its first line names a hash of its contents: a cache made for other contents is not offered to V8.
+ */
+const script = join(outdir, "serve.cjs")
+await build({
+  entryPoints: [join(cli, "dist", "bin.js")],
+  outfile: script,
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node22",
+  external,
+  define: { "import.meta.url": "__costlineUrl" },
+  minifyWhitespace: true,
+  plugins: [httpThroughRequire, undiciOnFirstUse],
+  logLevel: "warning"
+})
+// Not a file to run by itself: no hashbang (a syntax error inside the wrapper).
+const body = readFileSync(script, "utf8").replace(/^#!.*\n/, "")
+writeFileSync(script, `//costline-script ${createHash("sha256").update(body).digest("hex")}\n${body}`)
