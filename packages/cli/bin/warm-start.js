@@ -7,8 +7,8 @@
 // start. `vm.Script#createCachedData()` called once the server has answered includes all of them.
 //
 // The cache lives beside Node's (in the directory `enableCompileCache()` chose, so
-// NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE apply), one file per script path, Node
-// version, architecture and flag set. A file is offered to V8 only when its checksum holds and it
+// NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE apply), one file per script path, store
+// kind, Node version, architecture and flag set. A file is offered to V8 only when its checksum holds and it
 // was made from the same script contents; V8 checks its version and flags again and may reject it.
 // Whatever goes wrong here (no directory, a corrupt, foreign or stale file, a failed write) the
 // server starts as it would without a cache, and a rejected or missing cache is written again
@@ -30,10 +30,13 @@ const HASH_LINE = /^\/\/costline-script ([0-9a-f]{64})\n/
 const FIRST_ANSWER = "http.server.response.finish"
 const debug = debuglog("costline")
 
-/** The cache file of `file` under `directory`, for this Node, architecture and flag set. */
-export const cacheFileOf = (directory, file) => {
+/**
+ * The cache file of `file` under `directory`, for this Node, architecture and flag set, and for
+ * one kind of start (`variant`): a Postgres server runs code a SQLite server never compiled.
+ */
+export const cacheFileOf = (directory, file, variant) => {
   const key = createHash("sha256")
-    .update([file, process.version, process.arch, process.platform, ...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0"))
+    .update([file, variant, process.version, process.arch, process.platform, ...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0"))
     .digest("hex")
     .slice(0, 32)
   return join(directory, "costline-serve", `${key}.cache`)
@@ -70,14 +73,14 @@ const write = (cacheFile, scriptHash, data) => {
 
 /**
  * Runs the script `file` as CommonJS (its own `require` resolves from its directory), with the
- * cache under `directory` when there is one (undefined: no cache).
+ * cache of `variant` under `directory` when there is one (undefined: no cache).
  */
-export const runScript = (file, directory) => {
+export const runScript = (file, directory, variant) => {
   const text = readFileSync(file, "utf8")
   const scriptHash = HASH_LINE.exec(text)?.[1]
   const cacheFile = directory === undefined || scriptHash === undefined || typeof crc32 !== "function"
     ? undefined
-    : cacheFileOf(directory, file)
+    : cacheFileOf(directory, file, variant)
   let cachedData
   if (cacheFile !== undefined) {
     try {

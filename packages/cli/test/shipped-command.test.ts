@@ -168,6 +168,20 @@ describe("the shipped command", () => {
       expect(fifth.report).toContain("code cache missing or unusable")
     })
 
+    it("is kept per kind of store: a Postgres server's start does not use a SQLite server's", { timeout: 120_000 }, async () => {
+      const dir = scratchDir()
+      const cacheDir = join(scratchDir(), "compile-cache")
+      const sqlite = await serveOnce(dir, cacheDir)
+      expect(sqlite.status).toBe(200)
+      const sqliteFile = cacheFileIn(cacheDir)
+      // No Postgres listens there: the start fails after choosing its cache, and writes none.
+      const postgres = await costlineWith(dir, { NODE_COMPILE_CACHE: cacheDir, NODE_DEBUG: "costline" }, "serve", "--database", `postgres://127.0.0.1:${await freePort()}/none`, "--port", "0")
+      expect(postgres.code).toBe(1)
+      expect(postgres.stderr).toMatch(/code cache missing or unusable: .*costline-serve/)
+      expect(postgres.stderr).not.toContain(sqliteFile)
+      expect(cacheFileIn(cacheDir)).toBe(sqliteFile)
+    })
+
     it("is not kept with NODE_DISABLE_COMPILE_CACHE, and other commands keep Node's compile cache only", { timeout: 120_000 }, async () => {
       const dir = scratchDir()
       const cacheDir = join(scratchDir(), "compile-cache")
