@@ -16,7 +16,7 @@
 // reports what happened on stderr.
 import { createHash } from "node:crypto"
 import { subscribe, unsubscribe } from "node:diagnostics_channel"
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -29,6 +29,12 @@ const HASH_LINE = /^\/\/costline-script ([0-9a-f]{64})\n/
 /** The first finished response of any HTTP server in the process (Node's own channel). */
 const FIRST_ANSWER = "http.server.response.finish"
 const debug = debuglog("costline")
+/**
+ * Each install path, Node version and flag set has its own file, so a machine that runs many
+ * (npx keeps one install per version) would collect them: a write removes those untouched for
+ * this long. A file in use is never rewritten, so it may go too, and is written again next start.
+ */
+const KEPT_MS = 30 * 24 * 60 * 60 * 1000
 
 /**
  * The cache file of `file` under `directory`, for this Node, architecture and flag set, and for
@@ -51,6 +57,17 @@ const cachedDataOf = (bytes, scriptHash) => {
   return crc32(data) === bytes.readUInt32LE(header - 4) ? data : undefined
 }
 
+const prune = (directory) => {
+  for (const name of readdirSync(directory)) {
+    const file = join(directory, name)
+    try {
+      if (Date.now() - statSync(file).mtimeMs > KEPT_MS) rmSync(file, { force: true })
+    } catch {
+      // Removed by another start meanwhile.
+    }
+  }
+}
+
 const write = (cacheFile, scriptHash, data) => {
   try {
     const checksum = Buffer.alloc(4)
@@ -61,6 +78,7 @@ const write = (cacheFile, scriptHash, data) => {
       writeFileSync(partial, Buffer.concat([Buffer.from(MAGIC + scriptHash, "latin1"), checksum, data]))
       renameSync(partial, cacheFile)
       debug("code cache written: %s (%d bytes)", cacheFile, data.length)
+      prune(dirname(cacheFile))
     } catch (error) {
       rmSync(partial, { force: true })
       throw error

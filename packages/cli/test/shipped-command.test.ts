@@ -4,8 +4,8 @@
  * are reached here through the command itself.
  */
 import { spawn } from "node:child_process"
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { basename, dirname, join } from "node:path"
 import { crc32 } from "node:zlib"
 import { describe, expect, it } from "vitest"
 import { freePort } from "./network.js"
@@ -67,7 +67,11 @@ describe("the shipped command", () => {
       expect(text.split(pgClient)).toHaveLength(2)
       writeFileSync(script, text.replace(pgClient, "PgClient=(()=>{throw new Error(\"the Postgres store was evaluated\")})()"))
       const port = await freePort()
-      const child = spawn(process.execPath, [join(copy, "bin", "costline.js"), "serve", "--port", String(port)], { cwd: dir })
+      // Its code cache goes with the copy (a cache file is per install path).
+      const child = spawn(process.execPath, [join(copy, "bin", "costline.js"), "serve", "--port", String(port)], {
+        cwd: dir,
+        env: { ...process.env, NODE_COMPILE_CACHE: join(copy, "compile-cache") }
+      })
       let output = ""
       child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
       child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
@@ -124,12 +128,17 @@ describe("the shipped command", () => {
     it("is written after the first answer and used by the next start; a corrupt or foreign one is ignored and replaced", { timeout: 240_000 }, async () => {
       const dir = scratchDir()
       const cacheDir = join(scratchDir(), "compile-cache")
-
       const first = await serveOnce(dir, cacheDir)
       expect(first.status).toBe(200)
       expect(first.report).toContain("code cache missing or unusable")
       expect(first.report).toMatch(/code cache written: .*costline-serve/)
       const file = cacheFileIn(cacheDir)
+      // Other installs' files, one untouched for 31 days and one for a day: the next write removes the first.
+      const day = 24 * 60 * 60
+      for (const [name, age] of [["stale.cache", 31 * day], ["recent.cache", day]] as const) {
+        writeFileSync(join(dirname(file), name), name)
+        utimesSync(join(dirname(file), name), Date.now() / 1000 - age, Date.now() / 1000 - age)
+      }
       const written = readFileSync(file)
 
       const second = await serveOnce(dir, cacheDir)
@@ -145,6 +154,7 @@ describe("the shipped command", () => {
       expect(third.status).toBe(200)
       expect(third.report).toContain("code cache missing or unusable")
       expect(third.report).toContain("code cache written")
+      expect(readdirSync(dirname(file)).sort()).toEqual([basename(file), "recent.cache"].sort())
       const rewritten = await serveOnce(dir, cacheDir)
       expect(rewritten.status).toBe(200)
       expect(rewritten.report).toContain(`code cache accepted: ${file}`)
