@@ -10,6 +10,7 @@
 import { build } from "esbuild"
 import { createHash } from "node:crypto"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -51,6 +52,47 @@ const undiciOnFirstUse = {
         "export const getGlobalDispatcher = () => undici().getGlobalDispatcher()"
       ].join("\n")
     }))
+  }
+}
+
+/**
+ * The workspace's `import { Effect, Schema } from "effect"` (and from `@effect/platform`, …) taken
+ * from each module by its own path (`import * as Effect from "effect/Effect"`), for the script
+ * below. Where esbuild must evaluate a module on first use (what `import()` reaches, in a bundle
+ * that is not split) it wraps the module and everything it imports in an initializer, and a
+ * wrapped package index evaluates every module it re-exports: `effect`'s 175 (with fast-check,
+ * for `Arbitrary`), `@effect/platform-node`'s cluster and worker modules (with msgpackr and its
+ * optional native addon). By path, only what is used is evaluated, as in the split bundle.
+ * A name an index does not re-export from one module leaves its import as it was.
+ */
+const byModulePath = (packages) => {
+  const require = createRequire(join(cli, "package.json"))
+  const indexes = new Map(packages.map((name) => {
+    const index = readFileSync(require.resolve(name).replace(/[\\/]dist[\\/]cjs[\\/]/, "/dist/esm/"), "utf8")
+    const sources = new Map()
+    for (const [, exported, file] of index.matchAll(/^export \* as (\w+) from "\.\/([\w/]+)\.js";$/gm)) sources.set(exported, { namespace: true, file })
+    for (const [, names, file] of index.matchAll(/^export \{([^}]*)\} from "\.\/([\w/]+)\.js";$/gm)) {
+      for (const name of names.split(",").map((name) => name.trim()).filter(Boolean)) sources.set(name, { namespace: false, file })
+    }
+    return [name, sources]
+  }))
+  const statement = new RegExp(`^import \\{([^}]*)\\} from "(${packages.map((name) => name.replace("/", "\\/")).join("|")})";$`, "gm")
+  return {
+    name: "effect-imports-by-path",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]dist[\\/].*\.js$/ }, (args) => {
+        const text = readFileSync(args.path, "utf8").replace(statement, (whole, names, from) => {
+          const imports = names.split(",").map((name) => name.trim()).filter(Boolean).map((name) => {
+            const [imported, local = imported] = name.split(/\s+as\s+/)
+            const source = indexes.get(from).get(imported)
+            if (source === undefined) return undefined
+            return source.namespace ? `import * as ${local} from "${from}/${source.file}";` : `import { ${imported} as ${local} } from "${from}/${source.file}";`
+          })
+          return imports.includes(undefined) ? whole : imports.join(" ")
+        })
+        return { contents: text, loader: "js" }
+      })
+    }
   }
 }
 
@@ -103,7 +145,7 @@ await build({
   external,
   define: { "import.meta.url": "__costlineUrl" },
   minifyWhitespace: true,
-  plugins: [httpThroughRequire, undiciOnFirstUse],
+  plugins: [httpThroughRequire, undiciOnFirstUse, byModulePath(["effect", "@effect/platform", "@effect/platform-node", "@effect/cli", "@effect/sql-pg"])],
   logLevel: "warning"
 })
 // Not a file to run by itself: no hashbang (a syntax error inside the wrapper).
