@@ -8,8 +8,9 @@
 //
 // The cache lives beside Node's (in the directory `enableCompileCache()` chose, so
 // NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE apply), one file per script path, store
-// kind, Node version, architecture and flag set. A file is offered to V8 only when its checksum holds and it
-// was made from the same script contents; V8 checks its version and flags again and may reject it.
+// kind, Node version, architecture and flag set. A file is offered to V8 only when its checksum
+// holds and it was made from the same script contents; V8 checks its version and flags again and
+// may reject it.
 // Whatever goes wrong here (no directory, a corrupt, foreign or stale file, a failed write) the
 // server starts as it would without a cache, and a rejected or missing cache is written again
 // after the next first answer (to a temporary file, renamed into place). NODE_DEBUG=costline
@@ -22,7 +23,8 @@ import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { debuglog } from "node:util"
 import { constants, Script } from "node:vm"
-import { crc32 } from "node:zlib"
+// zlib.crc32 arrived in Node 22.2: without it, no cache (a named import would fail on 22.0–22.1).
+import * as zlib from "node:zlib"
 
 const MAGIC = "costline-v8-cache-1\n"
 const HASH_LINE = /^\/\/costline-script ([0-9a-f]{64})\n/
@@ -54,7 +56,7 @@ const cachedDataOf = (bytes, scriptHash) => {
   if (bytes.length <= header || bytes.toString("latin1", 0, Buffer.byteLength(MAGIC)) !== MAGIC) return undefined
   if (bytes.toString("latin1", Buffer.byteLength(MAGIC), Buffer.byteLength(MAGIC) + 64) !== scriptHash) return undefined
   const data = bytes.subarray(header)
-  return crc32(data) === bytes.readUInt32LE(header - 4) ? data : undefined
+  return zlib.crc32(data) === bytes.readUInt32LE(header - 4) ? data : undefined
 }
 
 const prune = (directory) => {
@@ -71,7 +73,7 @@ const prune = (directory) => {
 const write = (cacheFile, scriptHash, data) => {
   try {
     const checksum = Buffer.alloc(4)
-    checksum.writeUInt32LE(crc32(data))
+    checksum.writeUInt32LE(zlib.crc32(data))
     mkdirSync(dirname(cacheFile), { recursive: true })
     const partial = `${cacheFile}.${process.pid}.tmp`
     try {
@@ -96,7 +98,7 @@ const write = (cacheFile, scriptHash, data) => {
 export const runScript = (file, directory, variant) => {
   const text = readFileSync(file, "utf8")
   const scriptHash = HASH_LINE.exec(text)?.[1]
-  const cacheFile = directory === undefined || scriptHash === undefined || typeof crc32 !== "function"
+  const cacheFile = directory === undefined || scriptHash === undefined || typeof zlib.crc32 !== "function"
     ? undefined
     : cacheFileOf(directory, file, variant)
   let cachedData
