@@ -39,7 +39,9 @@ const { values: flags } = parseArgs({
     stores: { type: "string", default: "sqlite,postgres" },
     out: { type: "string" },
     profile: { type: "boolean", default: false },
-    scenarios: { type: "string" }
+    scenarios: { type: "string" },
+    /** Which server takes the peer's column: the Fastify peer, or the Effect floor (`bench/floor/server.mjs`). */
+    peer: { type: "string", default: "fastify" }
   }
 })
 
@@ -84,6 +86,8 @@ if (flags.help) {
   --out <file.json>       default bench/results/latest.json (smoke: bench/results/smoke.json)
   --profile               costline under --cpu-prof, profiles in bench/profiles/
   --costline <bin>        another costline build as "ours" (an A/B against a checkout of main)
+  --peer fastify|floor    the peer column: the Fastify peer (default), or the Effect floor (the baseline's
+                          work as one Effect fiber per request: what any Effect server pays at least)
 Every row reports requests per second and, from each server process's own CPU time (/proc), CPU µs per request.`)
   process.exit(0)
 }
@@ -97,6 +101,8 @@ const selectScenarios = (names: string | undefined): ReadonlyArray<AnyScenario> 
   return allScenarios.filter((scenario) => wanted.includes(scenario.name))
 }
 const scenarios = selectScenarios(flags.scenarios)
+if (flags.peer !== "fastify" && flags.peer !== "floor") throw new Error(`--peer fastify or floor, not ${flags.peer}`)
+const peerKind = flags.peer === "floor" ? "floor" : "peer"
 // A million usage records take a while to seed: only when they are measured.
 const sizes = { ...settings, usageRecords: scenarios.includes(usageAttribution) ? settings.usageRecords : 0 }
 
@@ -134,6 +140,7 @@ const failures: Array<{ readonly store: StoreKind; readonly scenario: string; re
 const measured: Array<ResultRow> = []
 const notes = () => ({
   mode,
+  peer: flags.peer,
   ...(flags.costline === undefined ? {} : { costline: resolve(flags.costline) }),
   audit_records: sizes.auditRecords,
   usage_records: sizes.usageRecords,
@@ -157,7 +164,7 @@ const benchStore = async (target: StoreTarget): Promise<Array<ResultRow>> => {
   })
   const baseline = await startServer("baseline", { databaseUrl: target.url, probe })
   const wantsPeer = scenarios.some((scenario) => scenario.kind !== "timed" && scenario.peer === true)
-  const peer = wantsPeer ? await startServer("peer", { databaseUrl: target.url, probe: peerProbe(headers) }) : undefined
+  const peer = wantsPeer ? await startServer(peerKind, { databaseUrl: target.url, probe: peerProbe(headers) }) : undefined
   try {
     const idle = { ours: ours.memory().rssMb, baseline: baseline.memory().rssMb, peer: peer?.memory().rssMb }
     const context: ScenarioContext = { store: target.kind, seeded, headers }

@@ -16,10 +16,12 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const COSTLINE = join(ROOT, "packages/cli/bin/costline.js")
 const BASELINE = join(ROOT, "bench/baseline/server.mjs")
 const PEER = join(ROOT, "bench/peer/server.mjs")
+const FLOOR = join(ROOT, "bench/floor/server.mjs")
 const READY_WITHIN_MS = 60_000
 const OUTPUT_KEPT = 8_000
 
-export type ServerKind = "ours" | "baseline" | "peer"
+/** `floor`: the baseline's work as one Effect fiber per request (`bench/floor/server.mjs`), measured in the peer's place. */
+export type ServerKind = "ours" | "baseline" | "peer" | "floor"
 
 export interface RunningServer {
   readonly kind: ServerKind
@@ -89,7 +91,7 @@ export const startServer = async (kind: ServerKind, options: ServerOptions): Pro
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "costline-bench-server-"))
   const args = kind === "ours"
     ? [options.costline ?? COSTLINE, "serve", "--database", options.databaseUrl, "--port", String(port)]
-    : [kind === "peer" ? PEER : BASELINE, "--database", options.databaseUrl, "--port", String(port)]
+    : [kind === "peer" ? PEER : kind === "floor" ? FLOOR : BASELINE, "--database", options.databaseUrl, "--port", String(port)]
   const started = performance.now()
   const child = spawn(options.node ?? process.execPath, [...(options.nodeFlags ?? []), ...args], {
     cwd,

@@ -15,6 +15,7 @@ describe("bench --help", () => {
       { cwd: ROOT, timeout: 120_000 }
     )
     expect(stdout).toContain("--scenarios a,b")
+    expect(stdout).toContain("--peer fastify|floor")
     for (const name of ["audit_export", "insight_get", "insights_list", "insight_patch"]) expect(stdout).toContain(name)
   }, 130_000)
 })

@@ -1,6 +1,8 @@
 /**
- * The Fastify peer must answer the insight reads exactly as the baseline does (and so as
- * costline does, which the run checks): same insight, same page, same page token.
+ * The servers measured in the peer's column — the Fastify peer and the Effect floor — must
+ * answer the insight reads exactly as the baseline does (and so as costline does, which the run
+ * checks): same insight, same page, same page token. The floor runs the baseline's own routes,
+ * so it answers every scenario's request as the baseline does.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { send } from "../lib/Answer.js"
@@ -12,6 +14,7 @@ let target: StoreTarget
 let seeded: Seeded
 let baseline: RunningServer
 let peer: RunningServer
+let floor: RunningServer
 let headers: Record<string, string>
 
 beforeAll(async () => {
@@ -21,29 +24,43 @@ beforeAll(async () => {
   const probe = { path: "/v2/insights?max_results=1", headers }
   baseline = await startServer("baseline", { databaseUrl: target.url, probe })
   peer = await startServer("peer", { databaseUrl: target.url, probe })
+  floor = await startServer("floor", { databaseUrl: target.url, probe })
 }, 120_000)
 
 afterAll(async () => {
   await baseline?.stop()
   await peer?.stop()
+  await floor?.stop()
   await target?.dispose()
 })
 
-describe("the Fastify peer", () => {
+describe.each([["the Fastify peer", () => peer], ["the Effect floor", () => floor]])("%s", (_name, server) => {
   it("answers an insight and a page of insights as the baseline does", async () => {
     for (const path of [`/v2/insights/${seeded.insightIds[3]}`, "/v2/insights?status__in=open&max_results=50"]) {
       const request = { method: "GET" as const, path, headers }
       const expected = await send(baseline.origin, request)
-      expect(await send(peer.origin, request)).toEqual(expected)
+      expect(await send(server().origin, request)).toEqual(expected)
     }
-    const page = await send(peer.origin, { method: "GET", path: "/v2/insights?status__in=open&max_results=5", headers }) as any
+    const page = await send(server().origin, { method: "GET", path: "/v2/insights?status__in=open&max_results=5", headers }) as any
     expect(page.items).toHaveLength(5)
     expect(typeof page.page_token).toBe("string")
   })
 
   it("refuses a request without a valid key, and its CPU time can be read", async () => {
-    const response = await fetch(`${peer.origin}/v2/insights/${seeded.insightIds[0]}`, { headers: { "x-tenant-id": ORGANIZATION } })
+    const response = await fetch(`${server().origin}/v2/insights/${seeded.insightIds[0]}`, { headers: { "x-tenant-id": ORGANIZATION } })
     expect(response.status).toBe(401)
-    expect(peer.cpuMicros()).toBeGreaterThan(0)
+    expect(server().cpuMicros()).toBeGreaterThan(0)
+  })
+})
+
+describe("the Effect floor", () => {
+  it("answers an audit page as the baseline does, and a route it lacks with the baseline's 404", async () => {
+    const request = { method: "GET" as const, path: "/v2/audit-logs?max_results=5", headers }
+    const page = await send(floor.origin, request) as any
+    expect(page).toEqual(await send(baseline.origin, request))
+    expect(page.items).toHaveLength(5)
+    const [missing, expected] = await Promise.all([floor, baseline].map((server) => fetch(`${server.origin}/v2/nowhere`, { headers })))
+    expect(missing!.status).toBe(404)
+    expect(await missing!.json()).toEqual(await expected!.json())
   })
 })

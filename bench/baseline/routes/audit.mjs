@@ -48,7 +48,7 @@ const positionOf = (store, row) => (store.dialect === "sqlite" ? String(row.seq)
 /** @param {import("../stores.mjs").Store} store @param {string} position */
 const afterParams = (store, position) => (store.dialect === "sqlite" ? [Number(position)] : [position])
 
-/** @type {import("../server.mjs").Route} */
+/** @type {import("../app.mjs").Route} */
 export const exportAuditLogs = async ({ store, tokens, tenant, url }) => {
   const limit = Number(url.searchParams.get("max_results") ?? 100)
   const pageToken = url.searchParams.get("page_token")

@@ -35,14 +35,14 @@ export const toInsight = (row) => ({
   view_count: Number(row.view_count)
 })
 
-/** @type {import("../server.mjs").Route} */
+/** @type {import("../app.mjs").Route} */
 export const getInsight = async ({ id, store, tenant }) => {
   const [row] = await store.all(BY_ID, [tenant, id])
   if (row === undefined) return { status: 404, body: { detail: "Not Found" } }
   return { status: 200, body: toInsight(row), headers: { etag: row.etag } }
 }
 
-/** @type {import("../server.mjs").Route} */
+/** @type {import("../app.mjs").Route} */
 export const listInsights = async ({ store, tenant, tokens, url }) => {
   const limit = Number(url.searchParams.get("max_results") ?? 50)
   const rows = await store.all(FIRST_PAGE_BY_STATUS, [tenant, url.searchParams.get("status__in"), limit + 1])
@@ -69,7 +69,7 @@ const BY_STATUS_AND_SEVERITY = {
 }
 const DEFAULT_QUERY_LIMIT = 1000
 
-/** @type {import("../server.mjs").Route} */
+/** @type {import("../app.mjs").Route} */
 export const queryInsights = async ({ body, store, tenant }) => {
   await body()
   const rows = await store.all(BY_STATUS_AND_SEVERITY, [tenant, DEFAULT_QUERY_LIMIT])
@@ -124,7 +124,7 @@ export const etagOf = (/** @type {Record<string, any>} */ insight) =>
 /**
  * PATCH with If-Match: in one transaction, the row read (and locked on Postgres), the condition
  * checked, the compare-and-set UPDATE, and the `insights` audit record of the changed fields.
- * @type {import("../server.mjs").Route}
+ * @type {import("../app.mjs").Route}
  */
 export const patchInsight = async ({ body, changedBy, id, request, store, tenant }) => {
   const patch = await body()

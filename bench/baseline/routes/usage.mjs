@@ -86,7 +86,7 @@ const postgresScan = (store, scan, add) =>
     await all(CLOSE, [])
   })
 
-/** @type {import("../server.mjs").Route} */
+/** @type {import("../app.mjs").Route} */
 export const usageAttribution = async ({ id, store, tenant, url }) => {
   const month = url.searchParams.get("month") ?? ""
   const parts = MONTH.exec(month)

@@ -36,8 +36,20 @@ if (sizesHeap) {
   const { setFlagsFromString } = await import("node:v8")
   setFlagsFromString("--heap-growing-percent=100")
 }
-// V8's compiled code for the bundle (~5 MB), kept on disk between starts: about a fifth of a cold
+// V8's compiled code for the bundle (~3 MB), kept on disk between starts: about a fifth of a cold
 // start's CPU. In $NODE_COMPILE_CACHE, else <tmpdir>/node-compile-cache; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 const { enableCompileCache } = await import("node:module")
-enableCompileCache?.()
-await import("../dist/bundle/costline.mjs")
+const compileCache = enableCompileCache?.()
+if (process.argv[2] === "serve") {
+  // A server runs the same program as one script, with a cache of the code its previous start ran
+  // (taken after its first answer, beside Node's compile cache: see warm-start.js).
+  // One cache per kind of store (each runs code the other never does), read from the command
+  // line as the command will (src/Database.ts); a guess that is wrong only costs a colder start.
+  const at = process.argv.findIndex((arg) => arg === "--database" || arg.startsWith("--database="))
+  const database = (at < 0 ? undefined : process.argv[at].includes("=") ? process.argv[at].slice("--database=".length) : process.argv[at + 1]) ??
+    (process.env.COSTLINE_DATABASE_URL || "sqlite:")
+  const [{ runScript }, { fileURLToPath }] = await Promise.all([import("./warm-start.js"), import("node:url")])
+  runScript(fileURLToPath(new URL("../dist/bundle/serve.cjs", import.meta.url)), compileCache?.directory, /^postgres(ql)?:/.test(database) ? "postgres" : "sqlite")
+} else {
+  await import("../dist/bundle/costline.mjs")
+}

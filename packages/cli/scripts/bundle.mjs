@@ -8,7 +8,9 @@
  * published unbundled, for hosts that import them. Native and optional modules stay outside.
  */
 import { build } from "esbuild"
-import { rmSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -53,7 +55,49 @@ const undiciOnFirstUse = {
   }
 }
 
+/**
+ * The workspace's `import { Effect, Schema } from "effect"` (and from `@effect/platform`, …) taken
+ * from each module by its own path (`import * as Effect from "effect/Effect"`), for the script
+ * below. Where esbuild must evaluate a module on first use (what `import()` reaches, in a bundle
+ * that is not split) it wraps the module and everything it imports in an initializer, and a
+ * wrapped package index evaluates every module it re-exports: `effect`'s 175 (with fast-check,
+ * for `Arbitrary`), `@effect/platform-node`'s cluster and worker modules (with msgpackr and its
+ * optional native addon). By path, only what is used is evaluated, as in the split bundle.
+ * A name an index does not re-export from one module leaves its import as it was.
+ */
+const byModulePath = (packages) => {
+  const require = createRequire(join(cli, "package.json"))
+  const indexes = new Map(packages.map((name) => {
+    const index = readFileSync(require.resolve(name).replace(/[\\/]dist[\\/]cjs[\\/]/, "/dist/esm/"), "utf8")
+    const sources = new Map()
+    for (const [, exported, file] of index.matchAll(/^export \* as (\w+) from "\.\/([\w/]+)\.js";$/gm)) sources.set(exported, { namespace: true, file })
+    for (const [, names, file] of index.matchAll(/^export \{([^}]*)\} from "\.\/([\w/]+)\.js";$/gm)) {
+      for (const name of names.split(",").map((name) => name.trim()).filter(Boolean)) sources.set(name, { namespace: false, file })
+    }
+    return [name, sources]
+  }))
+  const statement = new RegExp(`^import \\{([^}]*)\\} from "(${packages.map((name) => name.replace("/", "\\/")).join("|")})";$`, "gm")
+  return {
+    name: "effect-imports-by-path",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]dist[\\/].*\.js$/ }, (args) => {
+        const text = readFileSync(args.path, "utf8").replace(statement, (whole, names, from) => {
+          const imports = names.split(",").map((name) => name.trim()).filter(Boolean).map((name) => {
+            const [imported, local = imported] = name.split(/\s+as\s+/)
+            const source = indexes.get(from).get(imported)
+            if (source === undefined) return undefined
+            return source.namespace ? `import * as ${local} from "${from}/${source.file}";` : `import { ${imported} as ${local} } from "${from}/${source.file}";`
+          })
+          return imports.includes(undefined) ? whole : imports.join(" ")
+        })
+        return { contents: text, loader: "js" }
+      })
+    }
+  }
+}
+
 const outdir = join(cli, "dist", "bundle")
+const external = ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "node-sql-parser"]
 // Chunk names carry a content hash: old ones would pile up.
 rmSync(outdir, { recursive: true, force: true })
 rmSync(join(cli, "dist", "costline.mjs"), { force: true })
@@ -70,7 +114,7 @@ await build({
   target: "node22",
   // A native addon, optional peers loaded only when installed, and the SQL parser, loaded on
   // first use (@costline/analysis requires it lazily).
-  external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "node-sql-parser"],
+  external,
   // CommonJS dependencies inside an ES module bundle still call `require` (in every chunk).
   banner: { js: "import { createRequire as __costlineRequire } from 'node:module'; const require = __costlineRequire(import.meta.url);" },
   // Without comments the bundle is ASCII (a few of its dependencies' comments were not), which
@@ -79,3 +123,31 @@ await build({
   plugins: [httpThroughRequire, undiciOnFirstUse],
   logLevel: "warning"
 })
+
+/**
+ * `costline serve` runs the same program as one classic script (`dist/bundle/serve.cjs`), which
+ * `bin/warm-start.js` compiles through `vm.Script` with a V8 code cache it produces after the
+ * server's first answer, so that a start also skips compiling every function the previous one ran
+ * (Node's compile cache, taken before a module runs, holds only its top level; docs/decisions.md,
+ * "Cold start, fourth round"). A classic script is CommonJS: one file, no chunks, and what
+ * `import()` reaches is evaluated on first use as in the split bundle. The launcher wraps it in a
+ * function of `exports, require, module, __filename, __dirname, __costlineUrl` (`import.meta.url`).
+ * Its first line names a hash of its contents: a cache made for other contents is not offered to V8.
+ */
+const script = join(outdir, "serve.cjs")
+await build({
+  entryPoints: [join(cli, "dist", "bin.js")],
+  outfile: script,
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node22",
+  external,
+  define: { "import.meta.url": "__costlineUrl" },
+  minifyWhitespace: true,
+  plugins: [httpThroughRequire, undiciOnFirstUse, byModulePath(["effect", "@effect/platform", "@effect/platform-node", "@effect/cli", "@effect/sql-pg"])],
+  logLevel: "warning"
+})
+// Not a file to run by itself: no hashbang (a syntax error inside the wrapper).
+const body = readFileSync(script, "utf8").replace(/^#!.*\n/, "")
+writeFileSync(script, `//costline-script ${createHash("sha256").update(body).digest("hex")}\n${body}`)

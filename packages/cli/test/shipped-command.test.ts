@@ -1,14 +1,15 @@
 /**
- * The shipped `costline` command is the bundle (`dist/bundle/costline.mjs` and its chunks), built
- * apart from the sources the other projects test. Parts of it are loaded on first use, so they
+ * The shipped `costline` command is the bundle (`dist/bundle/costline.mjs` and its chunks, and
+ * `dist/bundle/serve.cjs` for `serve`), built apart from the sources the other projects test. Parts of it are loaded on first use, so they
  * are reached here through the command itself.
  */
 import { spawn } from "node:child_process"
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { basename, dirname, join } from "node:path"
+import { crc32 } from "node:zlib"
 import { describe, expect, it } from "vitest"
 import { freePort } from "./network.js"
-import { BIN, costline, costlineWith, lastLine, scratchDir, startServer, stop } from "./support.js"
+import { BIN, costline, costlineWith, lastLine, scratchDir, startServer, startServerWith, stop } from "./support.js"
 
 const CLI = dirname(dirname(BIN))
 
@@ -43,11 +44,12 @@ describe("the shipped command", () => {
     }
   })
 
-  it("serves without the other commands and without the Postgres store: a server's start loads neither", { timeout: 120_000 }, async () => {
+  it("serves without the other commands and without the Postgres store: a server's start evaluates neither", { timeout: 120_000 }, async () => {
     const dir = scratchDir()
     const key = lastLine((await costline(dir, "seed", "--org", "acme")).stdout)
     // A copy of the command inside the package (its dependencies resolve as the original's), less
-    // the chunk of the other commands and every chunk of the Postgres store.
+    // the chunk of the other commands and every chunk of the Postgres store; `serve` runs from its
+    // own script, where the Postgres client's module now throws if it is ever evaluated.
     const copy = mkdtempSync(join(CLI, "dist", "split-test-"))
     try {
       cpSync(join(CLI, "bin"), join(copy, "bin"), { recursive: true })
@@ -59,8 +61,17 @@ describe("the shipped command", () => {
       expect(dropped.filter((name) => name.startsWith("Cli-"))).toHaveLength(1)
       expect(dropped.length).toBeGreaterThanOrEqual(2)
       for (const name of dropped) rmSync(join(chunks, name))
+      const script = join(copy, "dist", "bundle", "serve.cjs")
+      const pgClient = "PgClient=GenericTag(\"@effect/sql-pg/PgClient\")"
+      const text = readFileSync(script, "utf8")
+      expect(text.split(pgClient)).toHaveLength(2)
+      writeFileSync(script, text.replace(pgClient, "PgClient=(()=>{throw new Error(\"the Postgres store was evaluated\")})()"))
       const port = await freePort()
-      const child = spawn(process.execPath, [join(copy, "bin", "costline.js"), "serve", "--port", String(port)], { cwd: dir })
+      // Its code cache goes with the copy (a cache file is per install path).
+      const child = spawn(process.execPath, [join(copy, "bin", "costline.js"), "serve", "--port", String(port)], {
+        cwd: dir,
+        env: { ...process.env, NODE_COMPILE_CACHE: join(copy, "compile-cache") }
+      })
       let output = ""
       child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
       child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
@@ -74,6 +85,7 @@ describe("the shipped command", () => {
           headers: { authorization: `Bearer ${key}`, "x-tenant-id": "acme" }
         })
         expect(reply.status).toBe(200)
+        expect(output).not.toContain("the Postgres store was evaluated")
       } finally {
         await stop(child)
       }
@@ -87,5 +99,115 @@ describe("the shipped command", () => {
     } finally {
       rmSync(copy, { recursive: true, force: true })
     }
+  })
+
+  describe("a server's code cache (V8's code for what a start ran, taken after the first answer)", () => {
+    /** One start with NODE_DEBUG=costline: its report, and the status of a first request. */
+    const serveOnce = async (dir: string, cacheDir: string) => {
+      const port = await freePort()
+      const { child, output } = await startServerWith({ NODE_COMPILE_CACHE: cacheDir, NODE_DEBUG: "costline" }, dir, "--port", String(port))
+      try {
+        const status = (await fetch(`http://127.0.0.1:${port}/healthz`)).status
+        // The cache is written once the answer has gone out (or not at all): wait for either report.
+        const deadline = Date.now() + 30_000
+        while (/code cache (missing or unusable|rejected by V8)/.test(output()) && !/code cache (not )?written/.test(output())) {
+          if (Date.now() > deadline) throw new Error(`no code cache written: ${output()}`)
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+        return { status, report: output() }
+      } finally {
+        await stop(child)
+      }
+    }
+    const cacheFileIn = (cacheDir: string) => {
+      const files = readdirSync(cacheDir, { recursive: true, encoding: "utf8" }).filter((name) => name.includes("costline-serve") && name.endsWith(".cache"))
+      expect(files).toHaveLength(1)
+      return join(cacheDir, files[0]!)
+    }
+
+    it("is written after the first answer and used by the next start; a corrupt or foreign one is ignored and replaced", { timeout: 240_000 }, async () => {
+      const dir = scratchDir()
+      const cacheDir = join(scratchDir(), "compile-cache")
+      const first = await serveOnce(dir, cacheDir)
+      expect(first.status).toBe(200)
+      expect(first.report).toContain("code cache missing or unusable")
+      expect(first.report).toMatch(/code cache written: .*costline-serve/)
+      const file = cacheFileIn(cacheDir)
+      // Other installs' files, one untouched for 31 days and one for a day: the next write removes the first.
+      const day = 24 * 60 * 60
+      for (const [name, age] of [["stale.cache", 31 * day], ["recent.cache", day]] as const) {
+        writeFileSync(join(dirname(file), name), name)
+        utimesSync(join(dirname(file), name), Date.now() / 1000 - age, Date.now() / 1000 - age)
+      }
+      const written = readFileSync(file)
+
+      const second = await serveOnce(dir, cacheDir)
+      expect(second.status).toBe(200)
+      expect(second.report).toContain(`code cache accepted: ${file}`)
+      expect(second.report).not.toContain("code cache written")
+
+      // A flipped byte in V8's data: the checksum fails, V8 is never offered it.
+      const corrupt = Buffer.from(written)
+      corrupt[corrupt.length - 100] = corrupt[corrupt.length - 100]! ^ 0xff
+      writeFileSync(file, corrupt)
+      const third = await serveOnce(dir, cacheDir)
+      expect(third.status).toBe(200)
+      expect(third.report).toContain("code cache missing or unusable")
+      expect(third.report).toContain("code cache written")
+      expect(readdirSync(dirname(file)).sort()).toEqual([basename(file), "recent.cache"].sort())
+      const rewritten = await serveOnce(dir, cacheDir)
+      expect(rewritten.status).toBe(200)
+      expect(rewritten.report).toContain(`code cache accepted: ${file}`)
+
+      // Intact, made from this script, but not V8's (another Node's, say): V8 rejects it.
+      // The layout: a magic line, the script's hash (64 hex digits), the data's CRC-32, the data.
+      const dataAt = written.indexOf("\n") + 1 + 64 + 4
+      const foreign = Buffer.from(written)
+      foreign.fill(7, dataAt)
+      foreign.writeUInt32LE(crc32(foreign.subarray(dataAt)), dataAt - 4)
+      writeFileSync(file, foreign)
+      const fourth = await serveOnce(dir, cacheDir)
+      expect(fourth.status).toBe(200)
+      expect(fourth.report).toContain("code cache rejected by V8")
+      expect(fourth.report).toContain("code cache written")
+
+      // Garbage of any kind (here, the start of another file).
+      writeFileSync(file, "not a cache")
+      const fifth = await serveOnce(dir, cacheDir)
+      expect(fifth.status).toBe(200)
+      expect(fifth.report).toContain("code cache missing or unusable")
+    })
+
+    it("is kept per kind of store: a Postgres server's start does not use a SQLite server's", { timeout: 120_000 }, async () => {
+      const dir = scratchDir()
+      const cacheDir = join(scratchDir(), "compile-cache")
+      const sqlite = await serveOnce(dir, cacheDir)
+      expect(sqlite.status).toBe(200)
+      const sqliteFile = cacheFileIn(cacheDir)
+      // No Postgres listens there: the start fails after choosing its cache, and writes none.
+      const postgres = await costlineWith(dir, { NODE_COMPILE_CACHE: cacheDir, NODE_DEBUG: "costline" }, "serve", "--database", `postgres://127.0.0.1:${await freePort()}/none`, "--port", "0")
+      expect(postgres.code).toBe(1)
+      expect(postgres.stderr).toMatch(/code cache missing or unusable: .*costline-serve/)
+      expect(postgres.stderr).not.toContain(sqliteFile)
+      expect(cacheFileIn(cacheDir)).toBe(sqliteFile)
+    })
+
+    it("is not kept with NODE_DISABLE_COMPILE_CACHE, and other commands keep Node's compile cache only", { timeout: 120_000 }, async () => {
+      const dir = scratchDir()
+      const cacheDir = join(scratchDir(), "compile-cache")
+      const port = await freePort()
+      const { child, output } = await startServerWith({ NODE_COMPILE_CACHE: cacheDir, NODE_DISABLE_COMPILE_CACHE: "1", NODE_DEBUG: "costline" }, dir, "--port", String(port))
+      try {
+        expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200)
+      } finally {
+        await stop(child)
+      }
+      expect(output()).toContain("no code cache (compile cache disabled)")
+      expect(existsSync(cacheDir)).toBe(false)
+      const version = await costlineWith(dir, { NODE_COMPILE_CACHE: cacheDir, NODE_DEBUG: "costline" }, "--version")
+      expect(version.code).toBe(0)
+      expect(version.stderr).not.toContain("code cache")
+      expect(readdirSync(cacheDir, { recursive: true, encoding: "utf8" }).some((name) => name.includes("costline-serve"))).toBe(false)
+    })
   })
 })

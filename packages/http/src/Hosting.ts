@@ -78,7 +78,7 @@ const mounted = (options: MountOptions<unknown>) => {
 
 export const makeHandler = <E>(options: MountOptions<E>): NodeHandler => {
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(ApiLive(options), HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer, NodeHttpServer.layerContext).pipe(
+    Layer.mergeAll(ApiLive(options), HttpApiBuilder.Middleware.layer, NodeHttpServer.layerContext).pipe(
       Layer.provideMerge(loggingLayer(options))
     )
   )
@@ -142,7 +142,7 @@ export const toWebHandler = <E>(options: MountOptions<E>): WebHandler => {
   const { maxBodyBytes } = pipelineOptions(options)
   // HttpApiBuilder.toWebHandler, with the base path applied inside the response handling.
   const web = HttpApp.toWebHandlerLayerWith(
-    Layer.mergeAll(ApiLive(options), HttpServer.layerContext, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
+    Layer.mergeAll(ApiLive(options), HttpServer.layerContext, HttpApiBuilder.Middleware.layer).pipe(
       Layer.provideMerge(loggingLayer(options))
     ),
     { toHandler: (runtime) => Effect.provide(Effect.map(Dispatch.httpApp, mounted(options)), runtime) }

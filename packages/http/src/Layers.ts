@@ -27,6 +27,7 @@ import { TenantFromCredential, TenantFromHeader, TenantFromPath } from "./api/Ca
 import * as Authentication from "./middleware/Authentication.js"
 import * as Pipeline from "./middleware/Pipeline.js"
 import * as RateLimit from "./middleware/RateLimit.js"
+import * as Routes from "./routing/Routes.js"
 import {
   analysisLayer,
   type ApiOptions,
@@ -54,33 +55,33 @@ const TenantsLive = Layer.effectContext(
   )
 )
 
-/** Every group's handlers, behind the tenant middlewares; needs core's services. */
-export const HandlersLive = HttpApiBuilder.api(CostlineApi).pipe(
-  Layer.provide([
-    AuditHttpLive,
-    TeamsHttpLive,
-    TeamsV1HttpLive,
-    SsoGroupsHttpLive,
-    SsoGroupsV1HttpLive,
-    UserRolesHttpLive,
-    UserRolesV1HttpLive,
-    AnalysisHttpLive,
-    InsightsHttpLive,
-    TicketLinksHttpLive,
-    UsageGroupsHttpLive,
-    UsageGroupsV1HttpLive,
-    DwAccountsHttpLive,
-    DwAccountsV1HttpLive,
-    ApiKeysHttpLive,
-    SessionsHttpLive,
-    InvitationsHttpLive,
-    IntelligenceHttpLive
-  ]),
-  Layer.provide(TenantsLive)
-)
+/**
+ * Every group's routes, compiled by one layer (`Routes.layer`; a group left out does not
+ * compile), behind the tenant middlewares; needs core's services.
+ */
+export const HandlersLive = Routes.layer(CostlineApi, [
+  AuditHttpLive,
+  TeamsHttpLive,
+  TeamsV1HttpLive,
+  SsoGroupsHttpLive,
+  SsoGroupsV1HttpLive,
+  UserRolesHttpLive,
+  UserRolesV1HttpLive,
+  AnalysisHttpLive,
+  InsightsHttpLive,
+  TicketLinksHttpLive,
+  UsageGroupsHttpLive,
+  UsageGroupsV1HttpLive,
+  DwAccountsHttpLive,
+  DwAccountsV1HttpLive,
+  ApiKeysHttpLive,
+  SessionsHttpLive,
+  InvitationsHttpLive,
+  IntelligenceHttpLive
+]).pipe(Layer.provide(TenantsLive))
 
 /**
- * The complete API over a store: what `HttpApiBuilder.serve` / `httpApp` / `toWebHandler` need.
+ * The complete API over a store: the routes and the pipeline, what `Dispatch.httpApp` serves.
  * Few `Layer.provide`s: each one is four layers for the memo map to build (~450 interpreter steps
  * at every start), so what the store and the host's options provide is provided together.
  */

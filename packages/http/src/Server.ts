@@ -33,7 +33,7 @@ const serveApi = (server: () => Server, tracing: boolean) =>
     const node = server()
     node.on("request", handler)
     yield* Effect.addFinalizer(() => Effect.sync(() => node.off("request", handler)))
-  })).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
+  })).pipe(Layer.provide(HttpApiBuilder.Middleware.layer))
 
 export interface ServeOptions<E> extends ApiOptions<E> {
   /** 0 picks a free port (read it from the `HttpServer` service's address). */

@@ -1,7 +1,8 @@
 /**
  * The whole HTTP API: every v2 and v1 group. To add a route: define the endpoint in its area's
- * `Api.ts` (inside the `v2(...)` or `v1(...)` group), implement it in the area's `Http.ts`, and
- * provide that layer in `../Layers.ts`.
+ * `Api.ts` (inside the `v2(...)` or `v1(...)` group) and implement it in the area's `Http.ts`; a
+ * new group's `Group.group` goes in `HandlersLive`'s list in `../Layers.ts` (a group missing there
+ * does not compile).
  */
 import { HttpApi } from "@effect/platform"
 import { AnalysisApi } from "./analysis/Api.js"

@@ -3,7 +3,6 @@ import {
   HttpApiBuilder,
   HttpApiEndpoint,
   HttpApiGroup,
-  HttpApiMiddleware,
   HttpRouter,
   HttpServerError,
   HttpServerRequest,
@@ -11,7 +10,9 @@ import {
 } from "@effect/platform"
 import { Cause, Effect, Exit, Layer, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import * as Group from "../../src/api/Group.js"
 import * as Dispatch from "../../src/routing/Dispatch.js"
+import * as Routes from "../../src/routing/Routes.js"
 
 const Item = Schema.Struct({ id: Schema.String, route: Schema.String, tags: Schema.Array(Schema.String) })
 const Api = HttpApi.make("dispatch").add(
@@ -27,21 +28,21 @@ const Api = HttpApi.make("dispatch").add(
     .add(HttpApiEndpoint.del("deleteItem", "/items/:id").setPath(Schema.Struct({ id: Schema.String })))
 )
 
-const ItemsLive = HttpApiBuilder.group(Api, "items", (handlers) =>
+const ItemsLive = Group.group(Api, "items", (handlers) =>
   handlers
     .handle("getItem", ({ path, urlParams }) =>
       Effect.map(HttpRouter.RouteContext, ({ route }) => ({ id: path.id, route: route.path, tags: urlParams.tag ?? [] })))
     .handle("summary", () => Effect.succeed("summary"))
     .handle("deleteItem", () => Effect.void))
 
-const appOf = <A, E>(api: Layer.Layer<HttpApi.Api, E>) =>
+const appOf = <A, E>(routes: Layer.Layer<Routes.Routes, E>) =>
   Effect.runPromiseExit(
-    Dispatch.httpApp.pipe(Effect.provide(Layer.mergeAll(api, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)))
+    Dispatch.httpApp.pipe(Effect.provide(Layer.mergeAll(routes, HttpApiBuilder.Middleware.layer)))
   ) as Promise<Exit.Exit<A, unknown>>
 
 const serve = async (method: string, url: string) => {
   const exit = await appOf<Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>, never>(
-    HttpApiBuilder.api(Api).pipe(Layer.provide(ItemsLive))
+    Routes.layer(Api, [ItemsLive])
   )
   if (Exit.isFailure(exit)) throw new Error(Cause.pretty(exit.cause))
   const request = HttpServerRequest.fromWeb(new Request(`http://localhost${url}`, { method }))
@@ -80,21 +81,5 @@ describe("Dispatch", () => {
         failure._tag === "Some" && failure.value instanceof HttpServerError.RouteNotFound
       )).toBe(true)
     }
-  })
-
-  it("refuses to start with an API-level middleware, which it would not run", async () => {
-    class Marker extends HttpApiMiddleware.Tag<Marker>()("Marker") {}
-    const WithMiddleware = Api.middleware(Marker)
-    const exit = await appOf(
-      HttpApiBuilder.api(WithMiddleware).pipe(
-        Layer.provide(HttpApiBuilder.group(WithMiddleware, "items", (handlers) =>
-          handlers
-            .handle("getItem", ({ path }) => Effect.succeed({ id: path.id, route: "", tags: [] }))
-            .handle("summary", () => Effect.succeed("summary"))
-            .handle("deleteItem", () => Effect.void))),
-        Layer.provide(Layer.succeed(Marker, Effect.void))
-      )
-    )
-    expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toContain("API-level HttpApi middlewares")
   })
 })

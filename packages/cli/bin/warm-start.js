@@ -1,0 +1,128 @@
+// Runs `costline serve` from its classic script (`dist/bundle/serve.cjs`) with a V8 code cache
+// taken after the server's first answer (docs/decisions.md, "Cold start, fourth round").
+//
+// Node's compile cache (`module.enableCompileCache`) stores the code V8 produces when a module is
+// compiled, before it runs: its top level only. Every function a start runs (the Schema
+// constructors, the layers' builders, the first request) was compiled from source again at every
+// start. `vm.Script#createCachedData()` called once the server has answered includes all of them.
+//
+// The cache lives beside Node's (in the directory `enableCompileCache()` chose, so
+// NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE apply), one file per script path, store
+// kind, Node version, architecture and flag set. A file is offered to V8 only when its checksum
+// holds and it was made from the same script contents; V8 checks its version and flags again and
+// may reject it.
+// Whatever goes wrong here (no directory, a corrupt, foreign or stale file, a failed write) the
+// server starts as it would without a cache, and a rejected or missing cache is written again
+// after the next first answer (to a temporary file, renamed into place). NODE_DEBUG=costline
+// reports what happened on stderr.
+import { createHash } from "node:crypto"
+import { subscribe, unsubscribe } from "node:diagnostics_channel"
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { pathToFileURL } from "node:url"
+import { debuglog } from "node:util"
+import { constants, Script } from "node:vm"
+// zlib.crc32 arrived in Node 22.2: without it, no cache (a named import would fail on 22.0–22.1).
+import * as zlib from "node:zlib"
+
+const MAGIC = "costline-v8-cache-1\n"
+const HASH_LINE = /^\/\/costline-script ([0-9a-f]{64})\n/
+/** The first finished response of any HTTP server in the process (Node's own channel). */
+const FIRST_ANSWER = "http.server.response.finish"
+const debug = debuglog("costline")
+/**
+ * Each install path, Node version and flag set has its own file, so a machine that runs many
+ * (npx keeps one install per version) would collect them: a write removes those untouched for
+ * this long. A file in use is never rewritten, so it may go too, and is written again next start.
+ */
+const KEPT_MS = 30 * 24 * 60 * 60 * 1000
+
+/**
+ * The cache file of `file` under `directory`, for this Node, architecture and flag set, and for
+ * one kind of start (`variant`): a Postgres server runs code a SQLite server never compiled.
+ */
+export const cacheFileOf = (directory, file, variant) => {
+  const key = createHash("sha256")
+    .update([file, variant, process.version, process.arch, process.platform, ...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0"))
+    .digest("hex")
+    .slice(0, 32)
+  return join(directory, "costline-serve", `${key}.cache`)
+}
+
+/** The V8 data in `bytes` when they are an intact cache made from the script `scriptHash`. */
+const cachedDataOf = (bytes, scriptHash) => {
+  const header = Buffer.byteLength(MAGIC) + 64 + 4
+  if (bytes.length <= header || bytes.toString("latin1", 0, Buffer.byteLength(MAGIC)) !== MAGIC) return undefined
+  if (bytes.toString("latin1", Buffer.byteLength(MAGIC), Buffer.byteLength(MAGIC) + 64) !== scriptHash) return undefined
+  const data = bytes.subarray(header)
+  return zlib.crc32(data) === bytes.readUInt32LE(header - 4) ? data : undefined
+}
+
+const prune = (directory) => {
+  for (const name of readdirSync(directory)) {
+    const file = join(directory, name)
+    try {
+      if (Date.now() - statSync(file).mtimeMs > KEPT_MS) rmSync(file, { force: true })
+    } catch {
+      // Removed by another start meanwhile.
+    }
+  }
+}
+
+const write = (cacheFile, scriptHash, data) => {
+  try {
+    const checksum = Buffer.alloc(4)
+    checksum.writeUInt32LE(zlib.crc32(data))
+    mkdirSync(dirname(cacheFile), { recursive: true })
+    const partial = `${cacheFile}.${process.pid}.tmp`
+    try {
+      writeFileSync(partial, Buffer.concat([Buffer.from(MAGIC + scriptHash, "latin1"), checksum, data]))
+      renameSync(partial, cacheFile)
+      debug("code cache written: %s (%d bytes)", cacheFile, data.length)
+      prune(dirname(cacheFile))
+    } catch (error) {
+      rmSync(partial, { force: true })
+      throw error
+    }
+  } catch (error) {
+    // A read-only or full disk: the next start compiles as this one did.
+    debug("code cache not written: %s", error)
+  }
+}
+
+/**
+ * Runs the script `file` as CommonJS (its own `require` resolves from its directory), with the
+ * cache of `variant` under `directory` when there is one (undefined: no cache).
+ */
+export const runScript = (file, directory, variant) => {
+  const text = readFileSync(file, "utf8")
+  const scriptHash = HASH_LINE.exec(text)?.[1]
+  const cacheFile = directory === undefined || scriptHash === undefined || typeof zlib.crc32 !== "function"
+    ? undefined
+    : cacheFileOf(directory, file, variant)
+  let cachedData
+  if (cacheFile !== undefined) {
+    try {
+      cachedData = cachedDataOf(readFileSync(cacheFile), scriptHash)
+    } catch {
+      // None yet.
+    }
+  }
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname, __costlineUrl) {${text}\n})`,
+    { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }
+  )
+  if (cacheFile === undefined) debug("no code cache (compile cache disabled)")
+  else debug("code cache %s: %s", cachedData === undefined ? "missing or unusable" : script.cachedDataRejected ? "rejected by V8" : "accepted", cacheFile)
+  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
+    const onAnswer = () => {
+      unsubscribe(FIRST_ANSWER, onAnswer)
+      // After the answer has gone out: the cache takes a few tens of ms to serialize.
+      setImmediate(() => write(cacheFile, scriptHash, script.createCachedData()))
+    }
+    subscribe(FIRST_ANSWER, onAnswer)
+  }
+  const module = { exports: {} }
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href)
+}
