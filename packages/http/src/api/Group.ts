@@ -8,7 +8,7 @@
  * middlewares) are the group's, which `Routes.layer` requires.
  *
  * Each endpoint's success is encoded by `successEncoder`: for one JSON success schema the value
- * is `Schema.encode`d with it and answered as `JsonBody.unsafeJson` (the platform encodes through
+ * is encoded with it (by `CompiledEncoder`, which equals `Schema.encode`) and answered as `JsonBody.unsafeJson` (the platform encodes through
  * a union of `transformOrFail`s to a response and one flat `JSON.stringify`; see `JsonBody` for
  * what that costs a long page); every other endpoint gets `platformSuccessEncoder`, the
  * platform's own encoder rebuilt here (its `makeSuccessSchema` is internal). Both give the
