@@ -3,16 +3,17 @@
  * schema's AST. `Schema.encode` interprets the AST for every value: per node a parser lookup, an
  * `Either` per field, a `Composite`-ready output and its bookkeeping (~5 µs per audit record,
  * more per insight). The compiled encoder does the same walk with the decisions taken at compile
- * time: a struct is a loop over its property signatures, an array a loop over its items, a
- * keyword a `typeof` check, and transformations and declarations (`DateTimeUtc`, `Schema.Class`)
- * call the schema's own functions.
+ * time: a struct of required fields is one generated function returning an object literal (a
+ * loop over its property signatures otherwise), an array a loop over its items, a keyword a
+ * `typeof` check, `DateTimeUtc` its check and `IsoText.formatIso`, and other transformations and
+ * declarations (`Schema.Class`) call the schema's own functions.
  *
  * Only successes are answered here. Every check the compiled functions make is the one
  * `ParseResult` makes for that node (or stricter); when one fails, the encoder gives up and
  * `Schema.encode` runs on the whole value, so failures (their `ParseError`s) and any value the
  * compiled functions are unsure of are exactly `Schema.encode`'s. A node it does not compile (a
  * `Suspend`, a tuple with fixed elements, a template literal, a node with parse options, a union
- * of several structured members, a refinement of a structure) is encoded by `ParseResult` itself,
+ * of several structured members, a refinement of a schema with transformations) is encoded by `ParseResult` itself,
  * as a synchronous `Either`; only that subtree pays the interpreter.
  * `test/unit/CompiledEncoder.test.ts` proves the result equal to `Schema.encode` for arbitrary
  * values of every endpoint's success schema.
