@@ -67,6 +67,13 @@ export const answer = async (handler, request, scenario) => {
 }
 
 /**
+ * Options for `makeHandler` beyond the bench's own, from `COSTLINE_BENCH_OPTIONS` (JSON), for
+ * ablations: e.g. `COSTLINE_BENCH_OPTIONS='{"accessLog":false}'` measures requests without the
+ * access log.
+ */
+const extraOptions = () => JSON.parse(process.env.COSTLINE_BENCH_OPTIONS ?? "{}")
+
+/**
  * The node handler of the build at `root` (its built packages), over the SQLite file `filename`
  * (or the Postgres database, when it is a `postgres://` URL).
  * @param {string} root
@@ -78,10 +85,10 @@ export const handlerOf = async (root, filename) => {
     const { PgStore } = await import(join(root, "packages/store-pg/dist/index.js"))
     // As `costline serve` reads it: `COSTLINE_KEY_CACHE=off` measures a request that reads its key.
     const verifiedKeyCache = process.env.COSTLINE_KEY_CACHE !== "off"
-    return http.makeHandler({ store: PgStore.layer({ url: filename, verifiedKeyCache }), rateLimit: false, accessLog: true })
+    return http.makeHandler({ store: PgStore.layer({ url: filename, verifiedKeyCache }), rateLimit: false, accessLog: true, ...extraOptions() })
   }
   const { SqliteStore } = await import(join(root, "packages/store-sqlite/dist/index.js"))
-  return http.makeHandler({ store: SqliteStore.layer({ filename }), rateLimit: false, accessLog: true })
+  return http.makeHandler({ store: SqliteStore.layer({ filename }), rateLimit: false, accessLog: true, ...extraOptions() })
 }
 
 /**
