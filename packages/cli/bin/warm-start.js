@@ -11,13 +11,32 @@
 // kind, Node version, architecture and flag set. A file is offered to V8 only when its checksum
 // holds and it was made from the same script contents; V8 checks its version and flags again and
 // may reject it.
+// The cache is code the server runs, so only the server's own user may have written it: the
+// directory is created private (0700), and a directory or file owned by another user, or writable
+// by group or others, is never read (a shared /tmp lets any local user create
+// `<tmpdir>/node-compile-cache` first). Files are opened without following links and written
+// with O_EXCL, so a planted link neither feeds the server nor redirects its write.
 // Whatever goes wrong here (no directory, a corrupt, foreign or stale file, a failed write) the
 // server starts as it would without a cache, and a rejected or missing cache is written again
 // after the next first answer (to a temporary file, renamed into place). NODE_DEBUG=costline
 // reports what happened on stderr.
 import { createHash } from "node:crypto"
 import { subscribe, unsubscribe } from "node:diagnostics_channel"
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  closeSync,
+  constants as fs,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -50,6 +69,46 @@ export const cacheFileOf = (directory, file, variant) => {
   return join(directory, "costline-serve", `${key}.cache`)
 }
 
+/**
+ * Whether a file or directory with these stats can only have been written by the user `uid`
+ * (this process's): owned by it and not writable by group or others. Windows has no uids (its temporary
+ * directory is per user) and always passes.
+ */
+export const isPrivate = (stats, uid) =>
+  uid === undefined || (stats.uid === uid && (stats.mode & 0o022) === 0)
+
+/**
+ * Makes `directory` (the server's cache directory) if missing, private to this user, and says
+ * whether it may be used: a real directory, owned by this user. One that was group- or
+ * world-readable (made by an earlier version) is closed to others first.
+ */
+const ownDirectory = (directory) => {
+  try {
+    mkdirSync(directory, { recursive: true, mode: 0o700 })
+    const stats = lstatSync(directory)
+    if (!stats.isDirectory() || !isPrivate({ uid: stats.uid, mode: 0 }, process.getuid?.()) /* owner only: its mode is fixed below */) return false
+    if ((stats.mode & 0o077) !== 0) chmodSync(directory, 0o700)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The bytes of `file` when it is a regular file this user alone could have written. */
+const readPrivate = (file) => {
+  const fd = openSync(file, fs.O_RDONLY | (fs.O_NOFOLLOW ?? 0))
+  try {
+    const stats = fstatSync(fd)
+    if (!stats.isFile() || !isPrivate(stats, process.getuid?.())) {
+      debug("code cache not trusted (owner %d, mode %s): %s", stats.uid, (stats.mode & 0o777).toString(8), file)
+      return undefined
+    }
+    return readFileSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** The V8 data in `bytes` when they are an intact cache made from the script `scriptHash`. */
 const cachedDataOf = (bytes, scriptHash) => {
   const header = Buffer.byteLength(MAGIC) + 64 + 4
@@ -74,10 +133,10 @@ const write = (cacheFile, scriptHash, data) => {
   try {
     const checksum = Buffer.alloc(4)
     checksum.writeUInt32LE(zlib.crc32(data))
-    mkdirSync(dirname(cacheFile), { recursive: true })
     const partial = `${cacheFile}.${process.pid}.tmp`
     try {
-      writeFileSync(partial, Buffer.concat([Buffer.from(MAGIC + scriptHash, "latin1"), checksum, data]))
+      // "wx": never through a file or link that is already there.
+      writeFileSync(partial, Buffer.concat([Buffer.from(MAGIC + scriptHash, "latin1"), checksum, data]), { flag: "wx", mode: 0o600 })
       renameSync(partial, cacheFile)
       debug("code cache written: %s (%d bytes)", cacheFile, data.length)
       prune(dirname(cacheFile))
@@ -98,13 +157,19 @@ const write = (cacheFile, scriptHash, data) => {
 export const runScript = (file, directory, variant) => {
   const text = readFileSync(file, "utf8")
   const scriptHash = HASH_LINE.exec(text)?.[1]
-  const cacheFile = directory === undefined || scriptHash === undefined || typeof zlib.crc32 !== "function"
+  let cacheFile = directory === undefined || scriptHash === undefined || typeof zlib.crc32 !== "function"
     ? undefined
     : cacheFileOf(directory, file, variant)
+  const disabled = cacheFile === undefined
+  if (!disabled && !ownDirectory(dirname(cacheFile))) {
+    debug("code cache directory not usable (another user's, or not a directory): %s", dirname(cacheFile))
+    cacheFile = undefined
+  }
   let cachedData
   if (cacheFile !== undefined) {
     try {
-      cachedData = cachedDataOf(readFileSync(cacheFile), scriptHash)
+      const bytes = readPrivate(cacheFile)
+      cachedData = bytes === undefined ? undefined : cachedDataOf(bytes, scriptHash)
     } catch {
       // None yet.
     }
@@ -113,8 +178,8 @@ export const runScript = (file, directory, variant) => {
     `(function (exports, require, module, __filename, __dirname, __costlineUrl) {${text}\n})`,
     { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }
   )
-  if (cacheFile === undefined) debug("no code cache (compile cache disabled)")
-  else debug("code cache %s: %s", cachedData === undefined ? "missing or unusable" : script.cachedDataRejected ? "rejected by V8" : "accepted", cacheFile)
+  if (disabled) debug("no code cache (compile cache disabled)")
+  else if (cacheFile !== undefined) debug("code cache %s: %s", cachedData === undefined ? "missing or unusable" : script.cachedDataRejected ? "rejected by V8" : "accepted", cacheFile)
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
     const onAnswer = () => {
       unsubscribe(FIRST_ANSWER, onAnswer)

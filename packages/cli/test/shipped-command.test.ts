@@ -4,9 +4,11 @@
  * are reached here through the command itself.
  */
 import { spawn } from "node:child_process"
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
-import { basename, dirname, join } from "node:path"
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs"
+import { basename, dirname, join, relative } from "node:path"
 import { crc32 } from "node:zlib"
+// @ts-expect-error: the launcher is plain JavaScript, shipped as is.
+import { isPrivate } from "../bin/warm-start.js"
 import { describe, expect, it } from "vitest"
 import { freePort } from "./network.js"
 import { BIN, costline, costlineWith, lastLine, scratchDir, startServer, startServerWith, stop } from "./support.js"
@@ -176,6 +178,76 @@ describe("the shipped command", () => {
       const fifth = await serveOnce(dir, cacheDir)
       expect(fifth.status).toBe(200)
       expect(fifth.report).toContain("code cache missing or unusable")
+    })
+
+    it("is read only from a directory and a file its own user alone can write", { timeout: 240_000 }, async () => {
+      const dir = scratchDir()
+      const cacheDir = join(scratchDir(), "compile-cache")
+      const first = await serveOnce(dir, cacheDir)
+      expect(first.status).toBe(200)
+      const file = cacheFileIn(cacheDir)
+      // Made private: the directory 0700, the file 0600.
+      expect(statSync(dirname(file)).mode & 0o777).toBe(0o700)
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+
+      // Writable by others (a valid cache, but anyone could have replaced it): not read, and
+      // replaced by a private one.
+      chmodSync(file, 0o666)
+      const shared = await serveOnce(dir, cacheDir)
+      expect(shared.status).toBe(200)
+      expect(shared.report).toMatch(/code cache not trusted \(owner \d+, mode 666\)/)
+      expect(shared.report).toContain("code cache missing or unusable")
+      expect(shared.report).toContain("code cache written")
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+      chmodSync(file, 0o620)
+      expect((await serveOnce(dir, cacheDir)).report).toMatch(/code cache not trusted \(owner \d+, mode 620\)/)
+
+      // A link in its place (to a valid cache elsewhere) is not followed.
+      const elsewhere = join(scratchDir(), "elsewhere.cache")
+      const valid = readFileSync(file)
+      writeFileSync(elsewhere, valid, { mode: 0o600 })
+      rmSync(file)
+      symlinkSync(elsewhere, file)
+      const linked = await serveOnce(dir, cacheDir)
+      expect(linked.status).toBe(200)
+      expect(linked.report).toContain("code cache missing or unusable")
+      expect(linked.report).toContain("code cache written")
+      // Written in the link's place, not through it.
+      expect(lstatSync(file).isFile()).toBe(true)
+      // (A boolean: a failed comparison of two 3 MB buffers would spend minutes on its diff.)
+      expect(readFileSync(elsewhere).equals(valid)).toBe(true)
+      expect((await serveOnce(dir, cacheDir)).report).toContain(`code cache accepted: ${file}`)
+
+      // A directory left open to others (by an earlier version, or created so) is closed first.
+      chmodSync(dirname(file), 0o777)
+      const reopened = await serveOnce(dir, cacheDir)
+      expect(reopened.report).toContain(`code cache accepted: ${file}`)
+      expect(statSync(dirname(file)).mode & 0o777).toBe(0o700)
+
+      // Not a directory (here, a link to one): no cache at all, and the server starts.
+      // (Node's compile cache puts a directory per Node version between the two.)
+      const other = join(scratchDir(), "compile-cache-2")
+      const linkAt = join(other, relative(cacheDir, dirname(file)))
+      mkdirSync(dirname(linkAt), { recursive: true })
+      const target = join(scratchDir(), "somewhere")
+      mkdirSync(target, { mode: 0o700 })
+      symlinkSync(target, linkAt)
+      const noDirectory = await serveOnce(dir, other)
+      expect(noDirectory.status).toBe(200)
+      expect(noDirectory.report).toContain("code cache directory not usable")
+      expect(readdirSync(target)).toEqual([])
+    })
+
+    it("trusts only what its own user owns and alone can write", () => {
+      expect(isPrivate({ uid: 1000, mode: 0o100600 }, 1000)).toBe(true)
+      expect(isPrivate({ uid: 1000, mode: 0o100644 }, 1000)).toBe(true)
+      expect(isPrivate({ uid: 1001, mode: 0o100600 }, 1000)).toBe(false)
+      expect(isPrivate({ uid: 0, mode: 0o100600 }, 1000)).toBe(false)
+      expect(isPrivate({ uid: 1000, mode: 0o100620 }, 1000)).toBe(false)
+      expect(isPrivate({ uid: 1000, mode: 0o100602 }, 1000)).toBe(false)
+      expect(isPrivate({ uid: 1000, mode: 0o040777 }, 1000)).toBe(false)
+      // No uids (Windows, whose temporary directory is per user).
+      expect(isPrivate({ uid: 0, mode: 0o100666 }, undefined)).toBe(true)
     })
 
     it("is kept per kind of store: a Postgres server's start does not use a SQLite server's", { timeout: 120_000 }, async () => {
