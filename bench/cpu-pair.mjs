@@ -6,7 +6,7 @@
  * the neighbouring batches of every build alike, so on a loaded machine the ratio between builds
  * is far steadier than figures taken minutes apart. Each build runs its own copy of Effect; the
  * one heap (and its garbage collector) is shared, which weighs on all alike. Arguments: a JSON
- * object (see cpu.ts) with `roots` and `filenames`. Prints one JSON line on stderr.
+ * object (see cpu.ts) with `roots`, `filenames` and `options` (per root). Prints one JSON line on stderr.
  */
 import { answer, handlerOf, requestsOf } from "./lib/inprocess.mjs"
 import { isSteadyJs } from "./lib/steady.mjs"
@@ -17,7 +17,7 @@ const next = requestsOf(job)
 
 const handlers = []
 for (const [index, root] of roots.entries()) {
-  handlers.push(await handlerOf(root, job.filenames[index]))
+  handlers.push(await handlerOf(root, job.filenames[index], job.options?.[index]))
 }
 
 /** @param {any} handler */

@@ -11,7 +11,7 @@ import { isSteadyJs } from "./lib/steady.mjs"
 
 const job = JSON.parse(process.argv[2] ?? "{}")
 const next = requestsOf(job)
-const handler = await handlerOf(job.root, job.filename)
+const handler = await handlerOf(job.root, job.filename, job.options)
 const once = () => answer(handler, next(), job.scenario)
 const perRequest = async () => {
   const before = process.cpuUsage()

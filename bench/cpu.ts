@@ -8,6 +8,11 @@
  *
  *   npx vite-node bench/cpu.ts -- --scenarios insight_get,insights_list --root /work/main --root . --rounds 2
  *
+ * `--options <json>` given once per `--root` runs that build with those `makeHandler` options
+ * (over `COSTLINE_BENCH_OPTIONS`): with the same root twice, a paired ablation of one piece, e.g.
+ *
+ *   npx vite-node bench/cpu.ts -- --paired --scenarios insight_get --root . --options '{}' --root . --options '{"accessLog":false}'
+ *
  * `--store postgres` runs over a seeded Postgres database instead (`COSTLINE_BENCH_PG_URL`, else an
  * embedded server): every run shares it (patches are not undone between runs).
  *
@@ -35,6 +40,8 @@ const { values: flags } = parseArgs({
     store: { type: "string", default: "sqlite" },
     scenarios: { type: "string", default: "insight_get,insights_list,audit_export,insight_patch,healthz,v1_teams" },
     root: { type: "string", multiple: true },
+    /** `makeHandler` options (JSON) per `--root`, in the same order. */
+    options: { type: "string", multiple: true },
     rounds: { type: "string", default: "2" },
     batch: { type: "string", default: "400" },
     batches: { type: "string", default: "5" },
@@ -54,12 +61,18 @@ const { values: flags } = parseArgs({
   }
 })
 const roots = (flags.root ?? [join(BENCH, "..")]).map((root) => resolve(root))
+const sideOptions: Array<Record<string, unknown>> = flags.options === undefined
+  ? roots.map(() => ({}))
+  : flags.options.map((text) => JSON.parse(text))
+if (sideOptions.length !== roots.length) throw new Error(`--options given ${sideOptions.length} times for ${roots.length} --root`)
+/** How a side is named in the summary: its root, and its options when any side has some. */
+const labels = roots.map((root, index) => flags.options === undefined ? root : `${index}: ${root} ${JSON.stringify(sideOptions[index])}`)
 
 if (flags.store !== "sqlite" && flags.store !== "postgres") throw new Error(`--store sqlite or postgres, not ${flags.store}`)
 const target = flags.store === "postgres" ? await postgresTarget() : sqliteTarget()
 const seeded = await seed(target, { auditRecords: 2_000, insights: 2_000, usageRecords: 0 })
 const scratch = mkdtempSync(join(tmpdir(), "costline-cpu-"))
-const results: Array<{ scenario: string; root: string; median_us: number }> = []
+const results: Array<{ scenario: string; side: string; median_us: number }> = []
 const profile = flags["cpu-prof"] === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", resolve(flags["cpu-prof"])]
 /** Runs one measurement process; its last stderr line is its JSON result. */
 const measure = (script: string, job: object): any => {
@@ -115,17 +128,18 @@ try {
   const timed = !flags.steps && !flags.statements && traceDir === undefined && allocDir === undefined
   for (const scenario of !timed || flags.paired ? [] : flags.scenarios.split(",")) {
     for (let round = 0; round < Number(flags.rounds); round++) {
-      for (const root of roots) {
+      roots.forEach((root, index) => {
         // A copy per run (SQLite): patches change the data, and each run starts from the same file.
-        results.push(measure("cpu-run.mjs", { ...common, root, scenario, filename: database("run.db") }))
-      }
+        const run = measure("cpu-run.mjs", { ...common, root, options: sideOptions[index], scenario, filename: database("run.db") })
+        results.push({ scenario, side: labels[index]!, median_us: run.median_us })
+      })
     }
   }
   for (const scenario of timed && flags.paired ? flags.scenarios.split(",") : []) {
     for (let round = 0; round < Number(flags.rounds); round++) {
       const filenames = roots.map((_, index) => database(`run-${index}.db`))
-      const pair = measure("cpu-pair.mjs", { ...common, roots, scenario, filenames })
-      roots.forEach((root, index) => results.push({ scenario, root, median_us: pair.median_us[index] }))
+      const pair = measure("cpu-pair.mjs", { ...common, roots, options: sideOptions, scenario, filenames })
+      labels.forEach((side, index) => results.push({ scenario, side, median_us: pair.median_us[index] }))
     }
   }
 } finally {
@@ -134,6 +148,6 @@ try {
 }
 const summary = flags.scenarios.split(",").map((scenario) => ({
   scenario,
-  ...Object.fromEntries(roots.map((root) => [root, results.filter((r) => r.scenario === scenario && r.root === root).map((r) => r.median_us)]))
+  ...Object.fromEntries(labels.map((side) => [side, results.filter((r) => r.scenario === scenario && r.side === side).map((r) => r.median_us)]))
 }))
 console.log(JSON.stringify(summary, null, 1))

@@ -75,31 +75,33 @@ const extraOptions = () => JSON.parse(process.env.COSTLINE_BENCH_OPTIONS ?? "{}"
 
 /**
  * The node handler of the build at `root` (its built packages), over the SQLite file `filename`
- * (or the Postgres database, when it is a `postgres://` URL).
+ * (or the Postgres database, when it is a `postgres://` URL), with `options` for `makeHandler`
+ * over those of `COSTLINE_BENCH_OPTIONS`.
  * @param {string} root
  * @param {string} filename
+ * @param {Record<string, unknown>} [options]
  */
-export const handlerOf = async (root, filename) => {
+export const handlerOf = async (root, filename, options = {}) => {
   const http = await import(join(root, "packages/http/dist/index.js"))
   if (filename.startsWith("postgres://")) {
     const { PgStore } = await import(join(root, "packages/store-pg/dist/index.js"))
     // As `costline serve` reads it: `COSTLINE_KEY_CACHE=off` measures a request that reads its key.
     const verifiedKeyCache = process.env.COSTLINE_KEY_CACHE !== "off"
-    return http.makeHandler({ store: PgStore.layer({ url: filename, verifiedKeyCache }), rateLimit: false, accessLog: true, ...extraOptions() })
+    return http.makeHandler({ store: PgStore.layer({ url: filename, verifiedKeyCache }), rateLimit: false, accessLog: true, ...extraOptions(), ...options })
   }
   const { SqliteStore } = await import(join(root, "packages/store-sqlite/dist/index.js"))
-  return http.makeHandler({ store: SqliteStore.layer({ filename }), rateLimit: false, accessLog: true, ...extraOptions() })
+  return http.makeHandler({ store: SqliteStore.layer({ filename }), rateLimit: false, accessLog: true, ...extraOptions(), ...options })
 }
 
 /**
  * `job.scenario` served through the build's handler (`handlerOf`), warmed with `warmUp`
  * requests: `once` sends the next request and fails on an answer that is not a success.
- * @param {{ scenario: string, token: string, organization: string, insightIds: Array<string>, teamId: string, root: string, filename: string }} job
+ * @param {{ scenario: string, token: string, organization: string, insightIds: Array<string>, teamId: string, root: string, filename: string, options?: Record<string, unknown> }} job
  * @param {number} warmUp
  */
 export const servedScenario = async (job, warmUp) => {
   const next = requestsOf(job)
-  const handler = await handlerOf(job.root, job.filename)
+  const handler = await handlerOf(job.root, job.filename, job.options)
   const once = () => answer(handler, next(), job.scenario)
   for (let i = 0; i < warmUp; i++) await once()
   return { handler, once }
