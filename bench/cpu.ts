@@ -73,7 +73,7 @@ const target = flags.store === "postgres" ? await postgresTarget() : sqliteTarge
 const seeded = await seed(target, { auditRecords: 2_000, insights: 2_000, usageRecords: 0 })
 const scratch = mkdtempSync(join(tmpdir(), "costline-cpu-"))
 const results: Array<{ scenario: string; side: string; median_us: number }> = []
-const profile = flags["cpu-prof"] === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", resolve(flags["cpu-prof"])]
+const profile = flags["cpu-prof"] === undefined ? [] : ["--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir", resolve(flags["cpu-prof"])]
 /** Runs one measurement process; its last stderr line is its JSON result. */
 const measure = (script: string, job: object): any => {
   const run = spawnSync(process.execPath, [...profile, join(BENCH, script), JSON.stringify(job)], {

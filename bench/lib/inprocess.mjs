@@ -79,10 +79,14 @@ const extraOptions = () => JSON.parse(process.env.COSTLINE_BENCH_OPTIONS ?? "{}"
  * over those of `COSTLINE_BENCH_OPTIONS`.
  * @param {string} root
  * @param {string} filename
- * @param {Record<string, unknown>} [options]
+ * @param {Record<string, unknown>} [given]
  */
-export const handlerOf = async (root, filename, options = {}) => {
+export const handlerOf = async (root, filename, given = {}) => {
   const http = await import(join(root, "packages/http/dist/index.js"))
+  // JSON has no LogLevel: `"logLevel": "Warning"` names one (the access log's lines are Info).
+  const options = typeof given.logLevel === "string"
+    ? { ...given, logLevel: (await import(pathToFileURL(join(root, "node_modules/effect/dist/esm/LogLevel.js")).href)).fromLiteral(given.logLevel) }
+    : given
   if (filename.startsWith("postgres://")) {
     const { PgStore } = await import(join(root, "packages/store-pg/dist/index.js"))
     // As `costline serve` reads it: `COSTLINE_KEY_CACHE=off` measures a request that reads its key.

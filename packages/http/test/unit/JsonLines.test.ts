@@ -4,7 +4,7 @@ import * as JsonLines from "../../src/logging/JsonLines.js"
 
 const { makeBatcher } = JsonLines
 
-/** A batcher whose "next turn of the event loop" is run by hand. */
+/** A batcher whose scheduled flush is run by hand. */
 const manual = () => {
   const writes: Array<string> = []
   let turn: (() => void) | undefined
@@ -13,7 +13,7 @@ const manual = () => {
 }
 
 describe("JSON lines logger batching", () => {
-  it("writes every line of a turn in one write, each ending in a newline", () => {
+  it("writes every line of a batch in one write, each ending in a newline", () => {
     const { batcher, nextTurn, writes } = manual()
     batcher.push(`{"n":1}`)
     batcher.push(`{"n":2}`)
@@ -22,7 +22,7 @@ describe("JSON lines logger batching", () => {
     expect(writes).toEqual([`{"n":1}\n{"n":2}\n`])
   })
 
-  it("starts a new batch after a write and writes nothing for an empty turn", () => {
+  it("starts a new batch after a write and writes nothing for an empty one", () => {
     const { batcher, nextTurn, writes } = manual()
     batcher.push("a")
     nextTurn()
@@ -30,6 +30,36 @@ describe("JSON lines logger batching", () => {
     batcher.push("b")
     nextTurn()
     expect(writes).toEqual(["a\n", "b\n"])
+  })
+
+  it("writes a batch FLUSH_DELAY_MS after its first line, not at every turn of the event loop", async () => {
+    vi.useFakeTimers()
+    try {
+      const writes: Array<string> = []
+      const batcher = makeBatcher((chunk) => writes.push(chunk))
+      batcher.push("a")
+      await vi.advanceTimersByTimeAsync(JsonLines.FLUSH_DELAY_MS - 1)
+      batcher.push("b")
+      expect(writes).toEqual([])
+      await vi.advanceTimersByTimeAsync(1)
+      expect(writes).toEqual(["a\nb\n"])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("writes at once when FLUSH_BYTES are pending, so a burst never piles up in memory", () => {
+    const { batcher, nextTurn, writes } = manual()
+    const line = "x".repeat(1_023)
+    const perBatch = JsonLines.FLUSH_BYTES / (line.length + 1)
+    for (let i = 0; i < perBatch - 1; i++) batcher.push(line)
+    expect(writes).toEqual([])
+    batcher.push(line)
+    expect(writes).toHaveLength(1)
+    expect(writes[0]!.split("\n")).toHaveLength(perBatch + 1)
+    batcher.push("next")
+    nextTurn()
+    expect(writes).toEqual([writes[0], "next\n"])
   })
 
   it("flush writes what is pending at once (scope close, process exit)", () => {
@@ -103,6 +133,8 @@ describe("JSON lines of flat entries", () => {
     expect(line).not.toContain("TOKEN-8181")
     expect(line).not.toContain("MIIEvQ")
     expect(JSON.parse(line).annotations).toEqual({ api_token: "[redacted]", note: "[redacted]", tenant: "acme" })
+    // The rule's answer per key is kept: the same entry again is redacted the same.
+    expect(JsonLines.formatLine(entry(["refused"], { api_token: "TOKEN-8181", tenant: "acme" }))).not.toContain("TOKEN-8181")
   })
 
   it("entries that are not flat (objects, causes) are written as before", () => {
