@@ -7,13 +7,15 @@
  * per-request composition beyond the route's own chain.
  *
  * The request's context is made once here: the route's services (what the platform merged into
- * the handler's context per request), the request's own entries over them, the parsed query
+ * the handler's context per request), the request's own entries over them (a `LayeredMap`: the
+ * services are not copied), the parsed query
  * string and the route (`HttpRouter.RouteContext`, read by the tenant and access middlewares).
  * It is set on the request's fiber (`RequestFiber`), not scoped around the handler.
  */
 import { HttpApiBuilder, type HttpApp, HttpRouter, HttpServerError, HttpServerRequest } from "@effect/platform"
 import { Context, Effect, type Fiber, Option, Tracer } from "effect"
 import * as QueryString from "find-my-way-ts/QueryString"
+import { LayeredMap } from "./LayeredMap.js"
 import * as RequestFiber from "./RequestFiber.js"
 import * as RouteTable from "./RouteTable.js"
 import * as Routes from "./Routes.js"
@@ -45,7 +47,8 @@ export const httpApp: Effect.Effect<
     const query = QueryString.parse(queryAt === -1 ? "" : request.url.slice(queryAt + 1))
     // One context for the request: the route's services, the request's entries over them (as the
     // platform's merge gave them precedence), the query and the route.
-    const entries = new Map(target.services)
+    // Layered over the route's services: not a copy of them per request.
+    const entries = new LayeredMap<string, unknown>(target.services)
     for (const [key, value] of context.unsafeMap) entries.set(key, value)
     entries.set(HttpServerRequest.ParsedSearchParams.key, query)
     entries.set(HttpRouter.RouteContext.key, { [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId, route: target.route, params })
