@@ -16,6 +16,7 @@ import { makeWithTransaction, SqlClient, TransactionConnection } from "@effect/s
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import { Context, Duration, Effect, Exit, Layer, Option, Schedule, Scope } from "effect"
+import { isSqliteClient } from "./SqliteClient.js"
 import * as WriteLock from "./WriteLock.js"
 import { writeLockFor } from "./WriteLock.js"
 
@@ -71,12 +72,16 @@ export const make = (filename: string, busyTimeout: Duration.Duration, writeLock
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const dialect = yield* SqlDialect
+    // The store's own client reserves into a given scope; any other through the context.
+    const reserveIn = isSqliteClient(sql)
+      ? sql.reserveIn
+      : (scope: Scope.Scope) => Scope.extend(sql.reserve, scope)
 
     /** The connection, inside `BEGIN IMMEDIATE`; on failure nothing is left held. */
     const begin = (scope: Scope.Scope) =>
       Effect.gen(function*() {
         const attempt = yield* Scope.make()
-        return yield* Scope.extend(sql.reserve, attempt).pipe(
+        return yield* reserveIn(attempt).pipe(
           Effect.tap((connection) => run(connection, "BEGIN IMMEDIATE")),
           Effect.onExit((exit) =>
             Exit.isFailure(exit)
