@@ -224,6 +224,9 @@ export * as Ids from "./shared/Ids.js"
 export * as Installation from "./shared/Installation.js"
 
 /** @since 0.1.0 */
+export * as LayeredMap from "./shared/LayeredMap.js"
+
+/** @since 0.1.0 */
 export * as Listing from "./shared/Listing.js"
 
 /** @since 0.1.0 */

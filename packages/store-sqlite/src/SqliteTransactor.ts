@@ -10,12 +10,12 @@
  * growing, jittered), until the store's `busyTimeout` has passed. Between tries the connection is
  * released, so this process's reads go on meanwhile.
  */
-import { StorePool, Transactor } from "@costline/core"
+import { LayeredMap, StorePool, Transactor } from "@costline/core"
 import { makeStoreErrors, makeTransactor, SqlDialect } from "@costline/store-sql"
 import { makeWithTransaction, SqlClient, TransactionConnection } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
-import { Context, Duration, Effect, Exit, Layer, Option, Schedule, Scope } from "effect"
+import { Context, Duration, Effect, Exit, FiberRef, Layer, Option, Schedule, Scope } from "effect"
 import { isSqliteClient } from "./SqliteClient.js"
 import * as WriteLock from "./WriteLock.js"
 import { writeLockFor } from "./WriteLock.js"
@@ -125,9 +125,37 @@ export const make = (filename: string, busyTimeout: Duration.Duration, writeLock
       rollback: (connection) => run(connection, "ROLLBACK"),
       rollbackSavepoint: (connection, id) => run(connection, `ROLLBACK TO SAVEPOINT costline_${id}`)
     })
+    /**
+     * `outermost` without its span, for a runtime whose tracing is off (the server's default):
+     * the same BEGIN, COMMIT or ROLLBACK and release, with the connection layered over the
+     * caller's context (`LayeredMap.layeredContext`) where `makeWithTransaction` copies the whole
+     * context twice (~30 KB per write request) and opens a span that nothing records.
+     */
+    const untraced = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.flatMap(acquireConnection, ([scope, connection]) =>
+          Effect.withFiberRuntime<Exit.Exit<A, E>, never, R>((fiber) =>
+            Effect.exit(Effect.locally(
+              restore(effect),
+              FiberRef.currentContext,
+              LayeredMap.layeredContext(fiber.currentContext, [[TransactionConnection, [connection, 0]]])
+            ))
+          ).pipe(
+            Effect.flatMap((exit) =>
+              Effect.orDie(run(connection, Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK")).pipe(
+                Effect.ensuring(Scope.close(scope, exit)),
+                Effect.zipRight(exit)
+              )
+            )
+          )
+        )
+      )
     const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
-      Effect.flatMap(Effect.serviceOption(TransactionConnection), (outer) =>
-        Option.isSome(outer) ? savepoint(outer.value[0], outer.value[1] + 1, effect) : outermost(effect))
+      Effect.withFiberRuntime((fiber) => {
+        const outer = Context.getOption(fiber.currentContext, TransactionConnection)
+        if (Option.isSome(outer)) return savepoint(outer.value[0], outer.value[1] + 1, effect)
+        return fiber.getFiberRef(FiberRef.currentTracerEnabled) ? outermost(effect) : untraced(effect)
+      })
     return makeTransactor(makeStoreErrors(dialect.classify), withTransaction)
   })
 

@@ -1,39 +1,79 @@
-/** SQLite's Transactor: nested transactions are savepoints that do not outlive their success. */
+/**
+ * SQLite's Transactor: nested transactions are savepoints that do not outlive their success.
+ * Every case runs with tracing on (`@effect/sql`'s transaction and its span) and off (the
+ * server's default: costline's own, the connection layered over the caller's context).
+ */
 import { Transactor } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
-import { SqlClient } from "@effect/sql/SqlClient"
-import { expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { SqlClient, TransactionConnection } from "@effect/sql/SqlClient"
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Effect, Exit, Fiber, Layer } from "effect"
 
 const store = SqliteStore.layer({ filename: ":memory:" })
 
-it.effect("a nested transaction that succeeded leaves no savepoint open: one long import stays linear", () =>
-  Effect.gen(function*() {
-    const transactor = yield* Transactor.Transactor
-    const sql = yield* SqlClient
-    const released = yield* transactor.withTransaction(
-      Effect.gen(function*() {
-        // Many nested writes, as an import of many upserts runs them.
-        yield* Effect.forEach(Array.from({ length: 100 }), () =>
-          transactor.withTransaction(transactor.withTransaction(sql`SELECT 1`)), { discard: true })
-        // SQLite's cost per write grows with every savepoint still open: none may be.
-        return yield* Effect.flip(sql.unsafe("RELEASE SAVEPOINT costline_1"))
-      })
-    )
-    expect(String(released.cause)).toContain("no such savepoint")
-  }).pipe(Effect.provide(store)))
+describe.each([
+  ["on", Layer.empty],
+  ["off", Layer.setTracerEnabled(false)]
+] as const)("with tracing %s", (_, tracing) => {
+  const provided = <A, E>(effect: Effect.Effect<A, E, Transactor.Transactor | SqlClient>) =>
+    effect.pipe(Effect.provide(Layer.fresh(store)), Effect.provide(tracing))
 
-it.effect("a nested transaction that failed is rolled back alone; the outer one goes on and commits", () =>
-  Effect.gen(function*() {
-    const transactor = yield* Transactor.Transactor
-    const sql = yield* SqlClient
-    yield* sql`CREATE TABLE notes (text TEXT NOT NULL)`
-    yield* transactor.withTransaction(
-      Effect.gen(function*() {
-        yield* sql`INSERT INTO notes VALUES ('kept')`
-        yield* Effect.ignore(transactor.withTransaction(Effect.zipRight(sql`INSERT INTO notes VALUES ('undone')`, Effect.fail("no"))))
-        yield* sql`INSERT INTO notes VALUES ('also kept')`
-      })
-    )
-    expect(yield* sql`SELECT text FROM notes ORDER BY rowid`).toEqual([{ text: "kept" }, { text: "also kept" }])
-  }).pipe(Effect.provide(Layer.fresh(store))))
+  it.effect("a nested transaction that succeeded leaves no savepoint open: one long import stays linear", () =>
+    provided(Effect.gen(function*() {
+      const transactor = yield* Transactor.Transactor
+      const sql = yield* SqlClient
+      const released = yield* transactor.withTransaction(
+        Effect.gen(function*() {
+          // Many nested writes, as an import of many upserts runs them.
+          yield* Effect.forEach(Array.from({ length: 100 }), () =>
+            transactor.withTransaction(transactor.withTransaction(sql`SELECT 1`)), { discard: true })
+          // SQLite's cost per write grows with every savepoint still open: none may be.
+          return yield* Effect.flip(sql.unsafe("RELEASE SAVEPOINT costline_1"))
+        })
+      )
+      expect(String(released.cause)).toContain("no such savepoint")
+    })))
+
+  it.effect("a nested transaction that failed is rolled back alone; the outer one goes on and commits", () =>
+    provided(Effect.gen(function*() {
+      const transactor = yield* Transactor.Transactor
+      const sql = yield* SqlClient
+      yield* sql`CREATE TABLE notes (text TEXT NOT NULL)`
+      yield* transactor.withTransaction(
+        Effect.gen(function*() {
+          yield* sql`INSERT INTO notes VALUES ('kept')`
+          yield* Effect.ignore(transactor.withTransaction(Effect.zipRight(sql`INSERT INTO notes VALUES ('undone')`, Effect.fail("no"))))
+          yield* sql`INSERT INTO notes VALUES ('also kept')`
+        })
+      )
+      expect(yield* sql`SELECT text FROM notes ORDER BY rowid`).toEqual([{ text: "kept" }, { text: "also kept" }])
+    })))
+
+  it.effect("commits on success, rolls back on a failure, a defect or an interruption, and frees the connection each time", () =>
+    provided(Effect.gen(function*() {
+      const transactor = yield* Transactor.Transactor
+      const sql = yield* SqlClient
+      yield* sql`CREATE TABLE notes (text TEXT NOT NULL)`
+      const inside = yield* transactor.withTransaction(
+        Effect.zipRight(sql`INSERT INTO notes VALUES ('committed')`, Effect.context<never>())
+      )
+      // The connection is in the transaction's context, and only there.
+      expect(Context.getOption(inside, TransactionConnection)._tag).toBe("Some")
+      expect(Context.getOption(yield* Effect.context<never>(), TransactionConnection)._tag).toBe("None")
+
+      const failed = yield* Effect.exit(transactor.withTransaction(Effect.zipRight(sql`INSERT INTO notes VALUES ('failed')`, Effect.fail("no"))))
+      expect(Exit.isFailure(failed)).toBe(true)
+      const died = yield* Effect.exit(transactor.withTransaction(Effect.zipRight(sql`INSERT INTO notes VALUES ('died')`, Effect.die("boom"))))
+      expect(Exit.isFailure(died)).toBe(true)
+      const started = yield* Effect.makeLatch()
+      const interrupted = yield* Effect.fork(transactor.withTransaction(
+        sql`INSERT INTO notes VALUES ('interrupted')`.pipe(Effect.zipRight(started.open), Effect.zipRight(Effect.never))
+      ))
+      yield* started.await
+      yield* Fiber.interrupt(interrupted)
+
+      // Each rollback released the connection: another transaction runs, and sees only the commit.
+      yield* transactor.withTransaction(sql`INSERT INTO notes VALUES ('after')`)
+      expect(yield* sql`SELECT text FROM notes ORDER BY rowid`).toEqual([{ text: "committed" }, { text: "after" }])
+    })))
+})

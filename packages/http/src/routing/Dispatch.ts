@@ -13,9 +13,9 @@
  * It is set on the request's fiber (`RequestFiber`), not scoped around the handler.
  */
 import { HttpApiBuilder, type HttpApp, HttpRouter, HttpServerError, HttpServerRequest } from "@effect/platform"
+import { LayeredMap } from "@costline/core"
 import { Context, Effect, type Fiber, Option, Tracer } from "effect"
 import * as QueryString from "find-my-way-ts/QueryString"
-import { LayeredMap } from "./LayeredMap.js"
 import * as RequestFiber from "./RequestFiber.js"
 import * as RouteTable from "./RouteTable.js"
 import * as Routes from "./Routes.js"
@@ -48,7 +48,7 @@ export const httpApp: Effect.Effect<
     // One context for the request: the route's services, the request's entries over them (as the
     // platform's merge gave them precedence), the query and the route.
     // Layered over the route's services: not a copy of them per request.
-    const entries = new LayeredMap<string, unknown>(target.services)
+    const entries = new LayeredMap.LayeredMap<string, unknown>(target.services)
     for (const [key, value] of context.unsafeMap) entries.set(key, value)
     entries.set(HttpServerRequest.ParsedSearchParams.key, query)
     entries.set(HttpRouter.RouteContext.key, { [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId, route: target.route, params })

@@ -1,6 +1,6 @@
 import { Context } from "effect"
 import { describe, expect, it } from "vitest"
-import { LayeredMap } from "../../src/routing/LayeredMap.js"
+import { LayeredMap, layeredContext } from "../../src/shared/LayeredMap.js"
 
 /** What a plain Map built the old way holds: the base's entries, then the layer's over them. */
 const flat = <K, V>(base: ReadonlyMap<K, V>, layer: ReadonlyArray<readonly [K, V]>) => {
@@ -108,5 +108,9 @@ describe("LayeredMap (a request's context over its route's services)", () => {
     const merged = Context.merge(Context.make(C, "c"), context)
     expect(Context.get(merged, B)).toBe("request b")
     expect(Context.getOption(Context.omit(A)(context) as Context.Context<unknown>, A)._tag).toBe("None")
+    // layeredContext: entries over a context, the context itself untouched.
+    const over = layeredContext(context as Context.Context<never>, [[C, "c"], [A, "request a"]])
+    expect([Context.get(over as Context.Context<A | C>, A), Context.get(over as Context.Context<C>, C)]).toEqual(["request a", "c"])
+    expect(Context.getOption(context as Context.Context<unknown>, C)._tag).toBe("None")
   })
 })

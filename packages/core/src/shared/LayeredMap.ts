@@ -7,7 +7,17 @@
  * a lookup is at most two hash lookups, and whoever copies it (`Context.add`) gets a plain `Map`
  * with the same entries in the same precedence. Iterating (a copy, or the context diff of a
  * fiber's join) goes through a plain `Map` of all entries, made on the first iteration and kept
- * until the next write: a request that never iterates its context never copies it.
+ * until the next write: a request that never iterates its context never copies it. Used for the
+ * request's context (http's dispatch) and a transaction's (its connection over the caller's
+ * context, store-sqlite).
+ *
+ * @since 0.1.0
+ */
+import { Context } from "effect"
+
+/**
+ * @since 0.1.0
+ * @category models
  */
 export class LayeredMap<K, V> extends Map<K, V> {
   readonly #base: ReadonlyMap<K, V>
@@ -93,4 +103,18 @@ export class LayeredMap<K, V> extends Map<K, V> {
   override forEach(callback: (value: V, key: K, map: Map<K, V>) => void, thisArg?: unknown): void {
     this.#entries().forEach((value, key) => callback.call(thisArg, value, key, this))
   }
+}
+
+/**
+ * `context` with `entries` over it: `Context.add` for each, without copying `context`.
+ * @since 0.1.0
+ * @category constructors
+ */
+export const layeredContext = (
+  context: Context.Context<never>,
+  entries: ReadonlyArray<readonly [Context.Tag<any, any>, unknown]>
+): Context.Context<never> => {
+  const map = new LayeredMap<string, unknown>(context.unsafeMap)
+  for (const [tag, service] of entries) map.set(tag.key, service)
+  return Context.unsafeMake(map)
 }
