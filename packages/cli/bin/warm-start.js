@@ -69,13 +69,14 @@ export const cacheFileOf = (directory, file, variant) => {
   return join(directory, "costline-serve", `${key}.cache`)
 }
 
+/** Whether the user `uid` (this process's) owns it. Windows has no uids (its temporary directory is per user): always. */
+const isOwnedBy = (stats, uid) => uid === undefined || stats.uid === uid
+
 /**
  * Whether a file or directory with these stats can only have been written by the user `uid`
- * (this process's): owned by it and not writable by group or others. Windows has no uids (its temporary
- * directory is per user) and always passes.
+ * (this process's): owned by it and not writable by group or others.
  */
-export const isPrivate = (stats, uid) =>
-  uid === undefined || (stats.uid === uid && (stats.mode & 0o022) === 0)
+export const isPrivate = (stats, uid) => isOwnedBy(stats, uid) && (uid === undefined || (stats.mode & 0o022) === 0)
 
 /**
  * Makes `directory` (the server's cache directory) if missing, private to this user, and says
@@ -86,7 +87,8 @@ const ownDirectory = (directory) => {
   try {
     mkdirSync(directory, { recursive: true, mode: 0o700 })
     const stats = lstatSync(directory)
-    if (!stats.isDirectory() || !isPrivate({ uid: stats.uid, mode: 0 }, process.getuid?.()) /* owner only: its mode is fixed below */) return false
+    // Owned is enough: its mode is closed to others here.
+    if (!stats.isDirectory() || !isOwnedBy(stats, process.getuid?.())) return false
     if ((stats.mode & 0o077) !== 0) chmodSync(directory, 0o700)
     return true
   } catch {
