@@ -124,6 +124,74 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Core
         expect(yield* allInsights(organization.id)).toEqual([])
       }), TIMEOUT)
 
+    it.effect("validating a long file gives the event loop turns: other requests are not held meanwhile", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        // Turns of the event loop (macrotasks) while the queries are validated: text already in
+        // memory never waits for I/O, so only the ingestion's own pauses can give the loop a turn.
+        let turns = 0
+        let counting = false
+        const tick = () => {
+          if (!counting) return
+          turns++
+          setImmediate(tick)
+        }
+        let duringQueries: number | undefined
+        const onProgress = (progress: DwIngest.IngestProgress) =>
+          Effect.sync(() => {
+            if (progress.phase !== "validate") return
+            if (progress.file === "metering" && !counting) {
+              counting = true
+              setImmediate(tick)
+            }
+            if (progress.file === "queries") duringQueries = turns
+          })
+        // Several thousand rows (many times one slice of work), then a bad row: all validated, nothing written.
+        const long = `${queriesJsonl.repeat(4)}{"QUERY_ID": 1\n`
+        const error = yield* Effect.flip(Effect.flatMap(DwIngest.DwIngest, (service) =>
+          service.run(admin, organization.id, sources(meteringCsv, long), { onProgress })))
+        counting = false
+        expect(error._tag).toBe("ValidationFailed")
+        expect(duringQueries).toBeGreaterThan(0)
+      }), TIMEOUT)
+
+    it.effect("a file handed over whole is read in slices too: long rows, fewer than a batch of them", () =>
+      Effect.gen(function*() {
+        const organization = yield* freshOrganization
+        let turns = 0
+        let counting = false
+        const tick = () => {
+          if (!counting) return
+          turns++
+          setImmediate(tick)
+        }
+        let duringQueries: number | undefined
+        const onProgress = (progress: DwIngest.IngestProgress) =>
+          Effect.sync(() => {
+            if (progress.phase !== "validate") return
+            if (progress.file === "metering" && !counting) {
+              counting = true
+              setImmediate(tick)
+            }
+            if (progress.file === "queries") duringQueries = turns
+          })
+        // 900 rows of 20,000 characters each (18 MB), as one string: fewer rows than one batch,
+        // so only pauses between pieces of text can give the loop a turn before the last row.
+        const first = JSON.parse(queriesJsonl.split("\n")[0]!) as Record<string, unknown>
+        const row = (n: number) => JSON.stringify({ ...first, QUERY_ID: `long-${n}`, QUERY_TEXT: `select '${"x".repeat(20_000)}'` })
+        const long = `${Array.from({ length: 900 }, (_, n) => row(n)).join("\n")}\n{"QUERY_ID": 1\n`
+        expect(long.length).toBeGreaterThan(18_000_000)
+        const error = yield* Effect.flip(Effect.flatMap(DwIngest.DwIngest, (service) =>
+          service.run(admin, organization.id, {
+            metering: { format: "csv", open: chunked(meteringCsv) },
+            queries: { format: "jsonl", open: () => Stream.make(long) }
+          }, { onProgress })))
+        counting = false
+        expect(error._tag === "ValidationFailed" && error.details.map((d) => d.field)).toEqual(["queries line 901"])
+        // Read in one go, the whole text would be parsed before the only chunk of rows, then one pause at most.
+        expect(duringQueries).toBeGreaterThan(1)
+      }), TIMEOUT)
+
     it.effect("a missing column is named; thresholds come from the organization's settings", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization

@@ -17,6 +17,7 @@ import { Organizations } from "../identity/Organizations.js"
 import { type Insight, InsightListQuery, InsightUpsert, upsertOf } from "../insights/Domain.js"
 import { Insights } from "../insights/Insights.js"
 import { MAX_PAGE_SIZE, type Page } from "../shared/Listing.js"
+import { makeSlicer } from "../shared/Slices.js"
 import type { Actor } from "../shared/Actor.js"
 import { type Conflict, FieldIssue, type NotFound, type StoreUnavailable, ValidationFailed } from "../shared/Errors.js"
 import { newId, type OrganizationId } from "../shared/Ids.js"
@@ -154,6 +155,16 @@ const PROBLEMS_IN_MESSAGE = 3
  */
 export const PROGRESS_EVERY = 100_000
 
+/** The most text read between two chances to give the event loop a turn. */
+const TEXT_SLICE = 64 * 1024
+
+const textSlices = (text: string): ReadonlyArray<string> => {
+  if (text.length <= TEXT_SLICE) return [text]
+  const slices: Array<string> = []
+  for (let at = 0; at < text.length; at += TEXT_SLICE) slices.push(text.slice(at, at + TEXT_SLICE))
+  return slices
+}
+
 interface Problems {
   rows: number
   invalid: number
@@ -235,6 +246,10 @@ export const make = Effect.gen(function*() {
     Effect.suspend(() => {
       let rows = 0
       let reported = 0
+      // Reading text held in memory (an HTTP body) never waits for I/O: without a turn of the
+      // event loop between pieces of text and chunks of rows, a large file would hold every
+      // other request of the process while it is read.
+      const slicer = makeSlicer()
       const report = (force: boolean) =>
         onProgress !== undefined && (force || rows - reported >= PROGRESS_EVERY)
           ? Effect.suspend(() => {
@@ -242,7 +257,15 @@ export const make = Effect.gen(function*() {
             return onProgress({ phase, file: kind, rows })
           })
           : Effect.void
-      return readExport(kind, source.format, source.open()).pipe(
+      // One piece of text at a time, each at most TEXT_SLICE long: a source may hand over its
+      // whole text at once (one string, or every piece in one chunk), and the reader parses
+      // what it is given in one go.
+      const text = source.open().pipe(
+        Stream.mapConcat(textSlices),
+        Stream.rechunk(1),
+        Stream.tap(() => slicer.due() ? slicer.pause : Effect.void)
+      )
+      return readExport(kind, source.format, text).pipe(
         // Whatever size the source's pieces: `afterChunk` runs every BATCH_SIZE rows at most.
         Stream.rechunk(BATCH_SIZE),
         Stream.runForEachChunk((chunk) =>
@@ -260,7 +283,9 @@ export const make = Effect.gen(function*() {
               }
             }
             if (problems !== undefined) problems.rows += chunk.length
-            return Effect.zipRight(afterChunk, report(false))
+            return Effect.zipRight(afterChunk, report(false)).pipe(
+              Effect.zipRight(Effect.suspend(() => slicer.due() ? slicer.pause : Effect.void))
+            )
           })
         ),
         Effect.zipRight(Effect.suspend(() => report(true))),
