@@ -2,6 +2,7 @@
  * Insights through the real server: listing with every filter and keyset pages, reading with
  * ETags, the conditional merge-patch update, views and the aggregate query.
  */
+import { Insight } from "@costline/core"
 import { layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -377,5 +378,27 @@ layer(makeTestServer(), { excludeTestServices: true })("POST /v2/insights/action
         expect(reply.status, JSON.stringify(query)).toBe(422)
         expect(reply.body.details.map((detail: { field: string }) => detail.field), JSON.stringify(query)).toEqual([field])
       }
+    }))
+
+  it.effect("an __in list longer than the store binds in one statement is a 422 at the list, in the body as in the query", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      yield* upsertInsight(tenant.id, "A")
+      // 40,000 emails fit in 1 MiB; SQLite refuses a statement with more than 32,766 values (was a 500).
+      const emails = Array.from({ length: 40_000 }, (_, i) => `u${i}@x.io`)
+      const reply = yield* insightsCall(admin(tenant), "POST", "/actions/query", {
+        json: { measures: ["count"], filters: { assignee__in: emails } }
+      })
+      expect(reply.status).toBe(422)
+      expect(reply.body.details).toMatchObject([{ field: "body.filters.assignee__in", issue: "invalid_value" }])
+      // The most a list may hold still works.
+      const most = yield* insightsCall(admin(tenant), "POST", "/actions/query", {
+        json: { measures: ["count"], filters: { status__in: Array(Insight.MAX_ANY_OF).fill("open") } }
+      })
+      expect(most.body).toEqual({ items: [{ count: 1 }], row_count: 1 })
+
+      const listed = yield* insightsCall(admin(tenant), "GET", `?status__in=${Array(Insight.MAX_ANY_OF + 1).fill("open").join(",")}`)
+      expect(listed.status).toBe(422)
+      expect(listed.body.details).toMatchObject([{ field: "query.status__in", message: `must list at most ${Insight.MAX_ANY_OF} values, not ${Insight.MAX_ANY_OF + 1}` }])
     }))
 })

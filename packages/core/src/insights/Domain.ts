@@ -226,8 +226,18 @@ export const upsertOf = (insight: Insight): InsightUpsert =>
     details: insight.details
   })
 
-/** An `__in` list; reported at the list itself when empty. */
-const AnyOf = <S extends Schema.Schema.Any>(item: S) => Schema.Array(item).pipe(Schema.minItems<Schema.Array$<S>>(1))
+/**
+ * The most values an `__in` list may hold. Each value is one bound parameter of the list's SQL
+ * statement, and the stores refuse a statement with too many (SQLite 32,766, Postgres 65,535):
+ * a 1 MiB body could otherwise carry a list the store refuses, answered 500.
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_ANY_OF = 1000
+
+/** An `__in` list; reported at the list itself when empty or longer than MAX_ANY_OF. */
+const AnyOf = <S extends Schema.Schema.Any>(item: S) =>
+  Schema.Array(item).pipe(Schema.minItems<Schema.Array$<S>>(1), Schema.maxItems<Schema.filter<Schema.Array$<S>>>(MAX_ANY_OF))
 /** Person filters compare with stored emails, which are normalised to lower case. */
 const PersonFilter = AnyOf(storable(Schema.Lowercase))
 

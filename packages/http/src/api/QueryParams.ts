@@ -60,14 +60,18 @@ export const integerParam = (min: number, max: number) =>
 
 /**
  * A set filter: values separated by commas, and the parameter may repeat, so `?x=a,b&x=c` is
- * `[a, b, c]`. Items are trimmed; each must be a valid `item` (described by `expected` in errors).
+ * `[a, b, c]`. Items are trimmed; each must be a valid `item` (described by `expected` in errors),
+ * and there may be at most `maxItems` of them.
  */
-export const listParam = <A extends string>(item: Schema.Schema<A, string>, expected: string) => {
+export const listParam = <A extends string>(item: Schema.Schema<A, string>, expected: string, maxItems = Infinity) => {
   const isItem = Schema.is(item)
   return Schema.transformOrFail(Schema.Array(Schema.String), Schema.Array(Schema.typeSchema(item)), {
     strict: true,
     decode: (values, _, ast) => {
       const items = values.flatMap((value) => value.split(",")).map((value) => value.trim())
+      if (items.length > maxItems) {
+        return ParseResult.fail(new ParseResult.Type(ast, values, `must list at most ${maxItems} values, not ${items.length}`))
+      }
       const invalid = items.find((value) => !isItem(value))
       return invalid === undefined
         ? ParseResult.succeed(items as Array<A>)
@@ -78,8 +82,8 @@ export const listParam = <A extends string>(item: Schema.Schema<A, string>, expe
 }
 
 /** A set filter over a closed set of names. */
-export const oneOfList = <const L extends readonly [string, ...Array<string>]>(names: Schema.Literal<L>) =>
-  listParam(names as Schema.Schema<L[number], string>, `one of: ${names.literals.join(", ")}`).annotations({
+export const oneOfList = <const L extends readonly [string, ...Array<string>]>(names: Schema.Literal<L>, maxItems = Infinity) =>
+  listParam(names as Schema.Schema<L[number], string>, `one of: ${names.literals.join(", ")}`, maxItems).annotations({
     // The document names the values; the query string carries them repeated or comma-separated.
     jsonSchema: { type: "array", items: { type: "string", enum: names.literals } }
   })

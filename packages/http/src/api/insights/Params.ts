@@ -4,7 +4,7 @@ import { DateTime, Schema } from "effect"
 import { DateTimeParam, integerParam, listParam, NonEmptyText, oneOfList } from "../QueryParams.js"
 
 /** People are matched by email; stored emails are lower case, so the filter is lowered too. */
-const PeopleParam = listParam(StorableText.storable(NonEmptyText), "an email address")
+const PeopleParam = listParam(StorableText.storable(NonEmptyText), "an email address", Insight.MAX_ANY_OF)
 const ViewCountParam = integerParam(0, Number.MAX_SAFE_INTEGER)
 
 export const InsightsParams = Schema.Struct({
@@ -12,9 +12,9 @@ export const InsightsParams = Schema.Struct({
   sort_order: Schema.optionalWith(Audit.SortOrder, { default: () => "desc" as const }),
   page_token: Schema.optional(Schema.String),
   max_results: Schema.optionalWith(integerParam(1, Listing.MAX_PAGE_SIZE), { default: () => Listing.DEFAULT_PAGE_SIZE }),
-  status__in: Schema.optional(oneOfList(Insight.InsightStatus)),
+  status__in: Schema.optional(oneOfList(Insight.InsightStatus, Insight.MAX_ANY_OF)),
   assignee__in: Schema.optional(PeopleParam),
-  insight_type__in: Schema.optional(oneOfList(Insight.InsightType)),
+  insight_type__in: Schema.optional(oneOfList(Insight.InsightType, Insight.MAX_ANY_OF)),
   first_viewed_by__in: Schema.optional(PeopleParam),
   last_viewed_by__in: Schema.optional(PeopleParam),
   is_current: Schema.optional(Schema.BooleanFromString),
