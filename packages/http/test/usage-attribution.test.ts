@@ -99,6 +99,30 @@ layer(makeTestServer(), { excludeTestServices: true })("usage dimensions and att
       expect(audit.body.items).toMatchObject([{ operation: "create", record_id: insights[0].id, changed_by_type: "api_key" }])
     }))
 
+  it.effect("raising alerts also needs read access to usage groups: its answer is the attribution GET …/attribution refuses", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const set = yield* newSet(tenant)
+      yield* newGroup(tenant, set.id, { name: "Project Falcon", order: 1, budget: 1 })
+      yield* importUsage(tenant, [{ start_time: "2024-05-01T00:00:00Z", credits: 5, warehouse_name: "ETL" }])
+      const insightsOnly = yield* tenant.apiKey("read_write", ["insights:write"])
+      expect((yield* v2(tenant)("GET", `${SETS}/${set.id}/attribution?month=2024-05`, { token: insightsOnly })).status).toBe(403)
+      const raised = yield* v2(tenant)("POST", `${SETS}/${set.id}/actions/raise-budget-alerts`, {
+        json: { month: "2024-05" },
+        token: insightsOnly
+      })
+      expect(raised.status).toBe(403)
+      expect(JSON.stringify(raised.body)).not.toContain("Project Falcon")
+      expect((yield* v2(tenant)("GET", "/v2/insights")).body.items).toEqual([])
+      const refused = yield* v2(tenant)("GET", "/v2/audit-logs?status__in=failure")
+      expect(refused.body.items).toMatchObject([{ resource: "insights", table_name: "insights", operation: "create" }])
+      // With both, it raises.
+      const both = yield* tenant.apiKey("read_write", ["insights:write", "usage_groups:read"])
+      const allowed = yield* v2(tenant)("POST", `${SETS}/${set.id}/actions/raise-budget-alerts`, { json: { month: "2024-05" }, token: both })
+      expect(allowed.status).toBe(200)
+      expect(allowed.body.alerts).toHaveLength(1)
+    }))
+
   it.effect("raising alerts needs write access to insights (a refusal is audited) and a YYYY-MM month", () =>
     Effect.gen(function*() {
       const tenant = yield* seedTenant

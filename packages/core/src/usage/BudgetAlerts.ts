@@ -6,11 +6,14 @@
  * `POST /v2/usage-group-sets/{id}/actions/raise-budget-alerts`.
  */
 import { Context, Effect, Layer } from "effect"
+import { AuditLog } from "../audit/AuditLog.js"
+import { authorityOf } from "../identity/internal/GrantGuard.js"
+import * as Permissions from "../identity/Permissions.js"
 import { InsightUpsert } from "../insights/Domain.js"
 import type { UpsertResult } from "../insights/Repo.js"
 import { Insights } from "../insights/Insights.js"
 import type { Actor } from "../shared/Actor.js"
-import type { NotFound, StoreUnavailable } from "../shared/Errors.js"
+import { Forbidden, type NotFound, type StoreUnavailable } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import {
   Attribution,
@@ -103,9 +106,24 @@ export class BudgetAlerts extends Context.Tag("@costline/core/BudgetAlerts")<
       setId: UsageGroupSetId,
       month: Month,
       options?: AttributionOptions
-    ) => Effect.Effect<BudgetAlertsRun, NotFound | StoreUnavailable | AttributionTimedOut>
+    ) => Effect.Effect<BudgetAlertsRun, Forbidden | NotFound | StoreUnavailable | AttributionTimedOut>
   }
 >() {}
+
+/**
+ * The run carries the month's attribution (every group's name, budget and spend), which only a
+ * reader of usage groups may see: a principal raising needs that too, or write access to insights
+ * alone would read what `GET …/attribution` refuses. The operator (the CLI's report) may; so may
+ * an actor without a principal, whose insights write core does not check either (the route does).
+ */
+const mayReadAttribution = (actor: Actor): Effect.Effect<void, Forbidden> => {
+  const authority = authorityOf(actor)
+  if (authority._tag !== "Principal") return Effect.void
+  const permission = Permissions.read("usage_groups")
+  return Permissions.isAllowed(authority.principal, permission)
+    ? Effect.void
+    : Effect.fail(new Forbidden({ message: `not allowed to ${permission.action} ${permission.area}` }))
+}
 
 /**
  * @since 0.1.0
@@ -114,10 +132,26 @@ export class BudgetAlerts extends Context.Tag("@costline/core/BudgetAlerts")<
 export const make = Effect.gen(function*() {
   const attribution = yield* Attribution
   const insights = yield* Insights
+  const audit = yield* AuditLog
 
   return BudgetAlerts.of({
     raise: (actor, organizationId, setId, month, options) =>
       Effect.gen(function*() {
+        // Refused like the route's own permission: audited as a failed insights create.
+        yield* mayReadAttribution(actor).pipe(Effect.catchAll((error) =>
+          Effect.zipRight(
+            audit.record(actor, organizationId, {
+              target: { resource: "insights" },
+              table_name: "insights",
+              record_id: null,
+              operation: "create",
+              old_values: null,
+              new_values: { usage_group_set_id: setId, month },
+              status: "failure"
+            }),
+            Effect.fail(error)
+          )
+        ))
         const report = yield* attribution.run(organizationId, setId, month, options)
         const alerts = yield* Effect.forEach(
           report.groups.flatMap((group) => {
