@@ -4,7 +4,7 @@
  * slow headers, and failed authentication per client address.
  */
 import { contractSecrets } from "@costline/store-contract"
-import { CostlineApi, makeHandler, MAX_JSON_DEPTH } from "@costline/http"
+import { CostlineApi, makeHandler, MAX_JSON_DEPTH, Metrics } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
 import { it, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
@@ -14,6 +14,7 @@ import { type AddressInfo, connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect } from "vitest"
+import * as GracefulShutdown from "../src/GracefulShutdown.js"
 import * as RouteTable from "../src/routing/RouteTable.js"
 import { baseUrl, call, makeTestServer, seedTenant } from "./support/TestServer.js"
 
@@ -267,6 +268,41 @@ describe("slow headers", () => {
 
     it.effect("headers that arrive in time are served as usual", () =>
       Effect.gen(function*() {
+        expect((yield* call("GET", "/healthz")).status).toBe(200)
+      }))
+  })
+})
+
+describe("pipelined requests", () => {
+  const PIPELINE_LIMIT = GracefulShutdown.MAX_REQUESTS_IN_FLIGHT_PER_CONNECTION
+  const HEALTHZ = "GET /healthz HTTP/1.1\r\nhost: localhost\r\n\r\n"
+
+  /** Requests the server has served (computed an answer for), from its metrics. */
+  const served = Effect.flatMap(baseUrl, (base) => Effect.promise(() => fetch(`${base}/metrics`).then((reply) => reply.text()))).pipe(
+    Effect.map((text) => {
+      const samples = text.split("\n").filter((line) => line.startsWith("costline_http_requests_total{"))
+      expect(samples.length).toBeGreaterThan(0)
+      return samples.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0)
+    })
+  )
+
+  layer(makeTestServer({ metrics: Metrics.make(), exposeMetrics: true }), { excludeTestServices: true })((it) => {
+    it.effect("up to the limit in one write, every request is answered in order on the same connection", () =>
+      Effect.gen(function*() {
+        const { responses } = yield* exchange([HEALTHZ.repeat(PIPELINE_LIMIT)], PIPELINE_LIMIT)
+        expect(responses).toHaveLength(PIPELINE_LIMIT)
+        for (const response of responses) expect(response.head).toMatch(/^HTTP\/1\.1 200 /)
+      }))
+
+    it.effect("a client that pipelines more than that is cut off: Node would answer (and hold in memory) every one", () =>
+      Effect.gen(function*() {
+        const before = yield* served
+        // 2,000 requests in one 80 KB write, none of their answers read until the end.
+        const { responses } = yield* exchange([HEALTHZ.repeat(2000)], PIPELINE_LIMIT + 1)
+        expect(responses.length).toBeLessThanOrEqual(PIPELINE_LIMIT)
+        // Nor were the rest computed for nobody: Node had parsed them all before it stopped reading.
+        expect((yield* served) - before).toBeLessThanOrEqual(PIPELINE_LIMIT + 1)
+        // Only that connection: the server serves the next one.
         expect((yield* call("GET", "/healthz")).status).toBe(200)
       }))
   })

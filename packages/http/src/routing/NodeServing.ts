@@ -232,6 +232,9 @@ export const makeHandler = <E, R>(
   // As `HttpApp.toHandled`: uninterruptible except where the app says otherwise.
   const runtimeFlags = RuntimeFlags.disable(runtime.runtimeFlags, RuntimeFlags.Interruption)
   return (req, res) => {
+    // Its connection is already closed (cut off for pipelining too many requests, or gone):
+    // nobody can read an answer, so none is computed.
+    if (req.socket.destroyed) return
     const request = new NodeRequest(req, res)
     const context = new Map(base)
     context.set(HttpServerRequest.HttpServerRequest.key, request)
