@@ -4,13 +4,32 @@ import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
-import { expect } from "vitest"
+import { ServerResponse } from "node:http"
+import { expect, vi } from "vitest"
 import { checkDocsPage, loadedUrls, resolvePath } from "../../../test-support/docsPage.js"
 import { baseUrl, call, makeTestServer } from "./support/TestServer.js"
 
 const swaggerUiDist = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"))
 
 layer(makeTestServer(), { excludeTestServices: true })("the docs page", (it) => {
+  it.effect("the OpenAPI documents are encoded once: every answer writes the same bytes (anyone may ask, as often as they like)", () =>
+    Effect.gen(function*() {
+      const written: Array<unknown> = []
+      const end = ServerResponse.prototype.end
+      const spy = vi.spyOn(ServerResponse.prototype, "end").mockImplementation(function(this: ServerResponse, ...args: Array<any>) {
+        if (args[0] instanceof Uint8Array && args[0].length > 100_000) written.push(args[0])
+        return end.apply(this, args as Parameters<typeof end>)
+      })
+      try {
+        for (let i = 0; i < 3; i++) expect((yield* call("GET", "/v2/openapi.json")).status).toBe(200)
+      } finally {
+        spy.mockRestore()
+      }
+      expect(written).toHaveLength(3)
+      expect(written[1]).toBe(written[0])
+      expect(written[2]).toBe(written[0])
+    }))
+
   it.effect("is an HTML page that loads only files of this server, by URLs relative to itself", () =>
     Effect.gen(function*() {
       const page = yield* call("GET", "/docs")

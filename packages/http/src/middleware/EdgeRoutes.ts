@@ -30,12 +30,14 @@ export const make = (
 ) =>
   Effect.gen(function*() {
     // Built on first request, not at start-up: generating both documents took ~120 ms of cold start.
+    // Encoded once too: anyone may ask for them, and each answer was 350 KB of JSON made anew.
     let documents: OpenApiDocuments.Documents | undefined
+    const answers: Partial<Record<"v1" | "v2", HttpServerResponse.HttpServerResponse>> = {}
     const exampleTenant = yield* OpenApiDocuments.ExampleTenant
     const document = (version: "v1" | "v2") =>
       Effect.sync(() => {
         documents ??= OpenApiDocuments.make(api, { ...options, exampleTenant })
-        return JsonBody.unsafeJson(documents[version], { headers: { "cache-control": "no-cache" } })
+        return answers[version] ??= JsonBody.unsafeJson(documents[version], { headers: { "cache-control": "no-cache" } })
       })
     const assets = DocsPage.makeAssets()
     const fixed = new Map<string, Handler>([
