@@ -6,6 +6,7 @@
  * connections, so a stuck client cannot hold a deploy forever.
  */
 import { Duration, Effect, Layer } from "effect"
+import * as ClientErrors from "./errors/ClientErrors.js"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 
@@ -77,6 +78,9 @@ export const make = (
         requestTimeout: Math.max(headersTimeoutMs, 300_000),
         connectionsCheckingInterval: Math.min(MAX_CHECKING_INTERVAL_MS, headersTimeoutMs)
       })
+      // What Node refuses before any handler sees it is answered in the API's shape too.
+      server.on("clientError", ClientErrors.onClientError)
+      server.on("checkExpectation", ClientErrors.onUnmetExpectation)
       // Registered before the API's own listener, so it sees every request first.
       const inFlight = new WeakMap<Socket, number>()
       server.on("request", (request: IncomingMessage, response: ServerResponse) => {

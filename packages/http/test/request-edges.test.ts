@@ -273,6 +273,47 @@ describe("slow headers", () => {
   })
 })
 
+describe("requests Node refuses before any handler", () => {
+  /** The one response in `received`: status, headers (lower-cased names) and parsed body. */
+  const parsed = (received: string) => {
+    const [head = "", body = ""] = received.split("\r\n\r\n")
+    const [statusLine = "", ...lines] = head.split("\r\n")
+    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]))
+    return { status: Number(statusLine.split(" ")[1]), headers, body: body.length > 0 ? JSON.parse(body) : undefined }
+  }
+
+  layer(makeTestServer({ headersTimeout: "300 millis" }), { excludeTestServices: true })((it) => {
+    it.effect("get the documented body in the request's version, and the connection is closed", () =>
+      Effect.gen(function*() {
+        const cases = [
+          // A chunk size that is not hexadecimal.
+          ["POST /v2/teams HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n", 400, "bad_request", "v2"],
+          ["POST /api/demo/teams HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n", 400, "bad_request", "v1"],
+          ["PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 400, "bad_request", "v2"],
+          [`GET /v2/insights HTTP/1.1\r\nhost: x\r\n${"x-padding: 0123456789\r\n".repeat(2000)}\r\n`, 431, "headers_too_large", "v2"],
+          ["GET /v2/insights HTTP/1.1\r\nhost: x\r\n", 408, "request_timeout", "v2"],
+          ["POST /v2/teams HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 2\r\nexpect: 200-ok\r\n\r\n{}", 417, "expectation_failed", "v2"],
+          ["POST /api/demo/teams HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 2\r\nexpect: 200-ok\r\n\r\n{}", 417, "expectation_failed", "v1"]
+        ] as const
+        for (const [request, status, code, version] of cases) {
+          const { received } = yield* rawExchange((send) => send(request))
+          const answer = parsed(received)
+          expect(answer.status, request.slice(0, 40)).toBe(status)
+          expect(answer.headers["connection"]).toBe("close")
+          if (version === "v2") {
+            expect(answer.headers["content-type"]).toBe("application/problem+json")
+            expect(answer.body).toMatchObject({ type: `urn:costline:problem:${code}`, status, code, details: [] })
+            expect(answer.body.request_id).toBe(answer.headers["x-request-id"])
+          } else {
+            expect(answer.headers["content-type"]).toBe("application/json")
+            expect(answer.body).toEqual({ detail: expect.any(String) })
+          }
+        }
+        expect((yield* call("GET", "/healthz")).status).toBe(200)
+      }))
+  })
+})
+
 describe("pipelined requests", () => {
   const PIPELINE_LIMIT = GracefulShutdown.MAX_REQUESTS_IN_FLIGHT_PER_CONNECTION
   const HEALTHZ = "GET /healthz HTTP/1.1\r\nhost: localhost\r\n\r\n"

@@ -16,9 +16,11 @@ export const PROBLEMS = {
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  expectation_failed: { status: 417, title: "Expectation failed" },
   validation_failed: { status: 422, title: "Validation failed" },
   precondition_required: { status: 428, title: "Precondition required" },
   rate_limited: { status: 429, title: "Rate limited" },
+  headers_too_large: { status: 431, title: "Request header fields too large" },
   internal: { status: 500, title: "Internal error" },
   /** An upstream the request depends on (the language model) answered with something unusable. */
   bad_gateway: { status: 502, title: "Bad gateway" },
