@@ -88,6 +88,25 @@ const astify = (text: string, grammar: string): Either.Either<ReadonlyArray<Node
 }
 
 /**
+ * The deepest parse tree the rules walk. They walk it recursively, a few stack frames a level:
+ * `SELECT a+a+…+a` with 33,000 terms parses (each `+` nests the tree one level deeper) and then
+ * overflowed the stack, a 500. Real queries nest a few dozen levels.
+ */
+export const MAX_TREE_DEPTH = 1000
+
+/** Whether any of the trees nests deeper than `limit` (walked with a stack of its own, not recursion). */
+const deeperThan = (trees: ReadonlyArray<unknown>, limit: number): boolean => {
+  const pending: Array<{ readonly value: unknown; readonly depth: number }> = trees.map((value) => ({ value, depth: 1 }))
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.depth > limit) return true
+    const { value, depth } = next
+    if (Array.isArray(value)) for (const item of value) pending.push({ value: item, depth: depth + 1 })
+    else if (isNode(value)) for (const key in value) if (key !== "loc") pending.push({ value: value[key], depth: depth + 1 })
+  }
+  return false
+}
+
+/**
  * Parses `text` with the dialect's grammars in turn; the first that accepts it wins. `field` names
  * the request field in the error (`query_text` for callers, something else for model output).
  */
@@ -106,6 +125,13 @@ export const parse = (
     const statements = result.right
     if (statements.length === 0) {
       return Either.left(Errors.ValidationFailed.single(field, "empty", `${field} contains no SQL statement`))
+    }
+    if (deeperThan(statements, MAX_TREE_DEPTH)) {
+      return Either.left(Errors.ValidationFailed.single(
+        field,
+        "too_deep",
+        `${field} nests more than ${MAX_TREE_DEPTH} levels deep (a chain of thousands of operators, or of parentheses); it cannot be analysed`
+      ))
     }
     return Either.right({ text, dialect, statements })
   }

@@ -30,6 +30,15 @@ describe("parse", () => {
     expect(error?.details[0]?.message).toMatch(/unexpected "=" at line 3, column 11/)
   })
 
+  it("refuses a tree too deep for the rules to walk, as a ValidationFailed, not a stack overflow", () => {
+    // Each `+` nests the tree a level: 33,000 terms overflowed the rules' recursive walks.
+    const error = failure(`SELECT ${Array(33_000).fill("a").join("+")} FROM t`)
+    expect(error?._tag).toBe("ValidationFailed")
+    expect(error?.details[0]).toMatchObject({ field: "query_text", issue: "too_deep" })
+    // Deep, but within the bound.
+    expect(Either.isRight(parse(`SELECT ${Array(200).fill("a").join("+")} FROM t`, "snowflake"))).toBe(true)
+  })
+
   it("reports a query cut short", () => {
     expect(failure("SELECT a FROM")?.message).toMatch(/unexpected end of query at line 1, column 14/)
   })
