@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Option } from "effect"
 import type { QueryAnalysis } from "@costline/core"
-import { parameterizedHash, parse } from "../src/SqlParse.js"
+import { MAX_JOINS, parameterizedHash, parse } from "../src/SqlParse.js"
 
 const failure = (sql: string, dialect: QueryAnalysis.Dialect = "snowflake") => Option.getOrUndefined(Either.getLeft(parse(sql, dialect)))
 
@@ -37,6 +37,16 @@ describe("parse", () => {
     expect(error?.details[0]).toMatchObject({ field: "query_text", issue: "too_deep" })
     // Deep, but within the bound.
     expect(Either.isRight(parse(`SELECT ${Array(200).fill("a").join("+")} FROM t`, "snowflake"))).toBe(true)
+  })
+
+  it("refuses more JOINs than it can parse in bounded time, before parsing", () => {
+    const joined = (n: number) => `SELECT * FROM t0 ${Array.from({ length: n }, (_, i) => `JOIN t${i + 1} ON t${i}.a = t${i + 1}.a`).join(" ")}`
+    // 2,500 joins took 9 s of parsing on the event loop.
+    const error = failure(joined(2_500))
+    expect(error?.details[0]).toMatchObject({ field: "query_text", issue: "too_complex", message: `query_text has 2500 JOINs; at most ${MAX_JOINS} can be analysed` })
+    expect(Either.isRight(parse(joined(MAX_JOINS), "snowflake"))).toBe(true)
+    // A word JOIN inside a string or a quoted name is not a join.
+    expect(Either.isRight(parse(`SELECT '${" JOIN".repeat(MAX_JOINS + 1)}' AS j FROM t`, "snowflake"))).toBe(true)
   })
 
   it("reports a query cut short", () => {
