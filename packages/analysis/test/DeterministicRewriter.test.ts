@@ -20,6 +20,17 @@ const refusal = (sql: string, insightType: QueryAnalysis.QueryInsightType, table
   Option.getOrUndefined(Either.getLeft(run(sql, insightType, tables)))?.details[0]
 
 describe("select_star rewrite", () => {
+  it("refuses an expansion longer than any query the API takes, before quoting a name", () => {
+    // Each name is a parse; 75,000 of them (250 joined tables of 300) held the event loop 32 s.
+    const columns = Array.from({ length: 20_000 }, (_, i) => `col_${i}`) as unknown as readonly [string, ...Array<string>]
+    const refused = refusal("SELECT * FROM t", "select_star", { t: columns })
+    expect(refused).toMatchObject({ field: "context.tables", issue: "too_long" })
+    expect(refused?.message).toMatch(new RegExp(`longer than ${QueryAnalysis.MAX_QUERY_LENGTH} characters`))
+    // Within the bound, the same columns are listed.
+    expect(suggested("SELECT * FROM t", "select_star", { t: columns.slice(0, 100) as unknown as readonly [string, ...Array<string>] }).sql)
+      .toBe(`SELECT ${columns.slice(0, 100).join(", ")} FROM t`)
+  })
+
   const tables: QueryAnalysis.TableColumns = { "sales.orders": ["id", "amount"], customers: ["id", "name"] }
 
   it("lists the columns of the table in place of the star", () => {

@@ -2,7 +2,7 @@
  * `select_star` fix: replaces each flagged `*` / `t.*` with the columns `context.tables` gives for
  * the tables it covers. Stars the analyzer does not flag (inside EXISTS, over a CTE alone) stay.
  */
-import type { QueryAnalysis } from "@costline/core"
+import { QueryAnalysis } from "@costline/core"
 import { Either } from "effect"
 import { type StarOverTable, starsOverTables } from "../rules/SelectStar.js"
 import { columnsOf, type FromItem, selectsOf } from "../SqlAst.js"
@@ -61,14 +61,38 @@ const columnsFor = (tables: QueryAnalysis.TableColumns | undefined, item: FromIt
   return lookup(item.name) ?? lookup(item.table) ?? lookup(item.alias)
 }
 
-const columnList = (star: StarOverTable, span: StarSpan, tables: QueryAnalysis.TableColumns | undefined, dialect: QueryAnalysis.Dialect) =>
+/** `quoteIdentifier` once per name: each call parses a query, and the same columns recur per table. */
+const quoterFor = (dialect: QueryAnalysis.Dialect) => {
+  const quoted = new Map<string, string>()
+  return (name: string): string => {
+    let text = quoted.get(name)
+    if (text === undefined) quoted.set(name, text = quoteIdentifier(name, dialect))
+    return text
+  }
+}
+
+const columnList = (star: StarOverTable, span: StarSpan, tables: QueryAnalysis.TableColumns | undefined, quote: (name: string) => string) =>
   star.covered.flatMap((item) => {
-    const qualifier = span.qualifier ??
-      (star.joined ? quoteIdentifier(item.alias ?? item.table ?? "", dialect) : undefined)
+    const qualifier = span.qualifier ?? (star.joined ? quote(item.alias ?? item.table ?? "") : undefined)
     return (columnsFor(tables, item) ?? []).map((column) =>
-      qualifier === undefined ? quoteIdentifier(column, dialect) : `${qualifier}.${quoteIdentifier(column, dialect)}`
+      qualifier === undefined ? quote(column) : `${qualifier}.${quote(column)}`
     )
   }).join(", ")
+
+/**
+ * At least the length of the expanded query (names before quoting, which only adds): known
+ * before any name is quoted, so an expansion that could not be analysed again is refused cheaply.
+ */
+const shortestExpansion = (text: string, targets: ReadonlyArray<{ readonly star: StarOverTable; readonly span: StarSpan }>, tables: QueryAnalysis.TableColumns | undefined) => {
+  let length = text.length
+  for (const { span, star } of targets) {
+    length -= span.end - span.start
+    for (const item of star.covered) {
+      for (const column of columnsFor(tables, item) ?? []) length += column.length + 2
+    }
+  }
+  return length
+}
 
 const mergesJoinColumns = (star: StarOverTable, span: StarSpan) =>
   span.qualifier === undefined && star.covered.some((item) => item.using || (item.join?.includes("NATURAL") ?? false))
@@ -94,10 +118,21 @@ export const expandStars: Rewrite = ({ query, statement, tables, tokens }) => {
   if (missing.size > 0) {
     return refuse("missing", `give the columns of ${[...missing].join(", ")} in context.tables to expand SELECT *`, "context.tables")
   }
+  // Each column is one parse (quoteIdentifier) and its text is checked again by parsing: bounded
+  // by the longest query the API takes, not by the 1 MiB body (75,000 columns held the loop 32 s).
+  const shortest = shortestExpansion(query.text, targets, tables)
+  if (shortest > QueryAnalysis.MAX_QUERY_LENGTH) {
+    return refuse(
+      "too_long",
+      `the expanded query would be longer than ${QueryAnalysis.MAX_QUERY_LENGTH} characters (at least ${shortest}); list fewer columns in context.tables`,
+      "context.tables"
+    )
+  }
+  const quote = quoterFor(query.dialect)
   const edits = targets.map(({ span, star }) => ({
     start: span.start,
     end: span.end,
-    text: columnList(star, span, tables, query.dialect)
+    text: columnList(star, span, tables, quote)
   }))
   const stars = targets.length === 1 ? "SELECT *" : `${targets.length} stars`
   return Either.right({

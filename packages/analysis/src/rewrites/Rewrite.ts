@@ -29,6 +29,8 @@ export type RefusalIssue =
   | "unsupported"
   /** The request lacks what the fix needs (`context.tables`). */
   | "missing"
+  /** The rewritten query would be longer than any query this API takes (MAX_QUERY_LENGTH). */
+  | "too_long"
 
 export const refuse = (issue: RefusalIssue, message: string, field = "query_text"): Either.Either<never, Errors.ValidationFailed> =>
   Either.left(Errors.ValidationFailed.single(field, issue, message))
