@@ -292,6 +292,7 @@ describe("requests Node refuses before any handler", () => {
           ["PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 400, "bad_request", "v2"],
           [`GET /v2/insights HTTP/1.1\r\nhost: x\r\n${"x-padding: 0123456789\r\n".repeat(2000)}\r\n`, 431, "headers_too_large", "v2"],
           ["GET /v2/insights HTTP/1.1\r\nhost: x\r\n", 408, "request_timeout", "v2"],
+          [`POST /v2/teams HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n2;${"a".repeat(20_000)}\r\n{}\r\n0\r\n\r\n`, 413, "payload_too_large", "v2"],
           ["POST /v2/teams HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 2\r\nexpect: 200-ok\r\n\r\n{}", 417, "expectation_failed", "v2"],
           ["POST /api/demo/teams HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 2\r\nexpect: 200-ok\r\n\r\n{}", 417, "expectation_failed", "v1"]
         ] as const

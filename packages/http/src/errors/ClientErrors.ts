@@ -1,7 +1,7 @@
 /**
  * The requests Node answers itself, before any handler sees them: a malformed request (400), a
- * header section over the size limit (431), headers that did not arrive within the headers
- * timeout (408), an `Expect` other than `100-continue` (417). Node writes a bare status line (or
+ * header section over the size limit (431), chunk extensions over theirs (413), headers that did
+ * not arrive within the headers timeout (408), an `Expect` other than `100-continue` (417). Node writes a bare status line (or
  * an empty chunked body); here they get the API's documented body, in the caller's version when
  * the request line says which (problem+json, or v1's `{"detail": ...}`), and the connection is
  * closed as Node would.
@@ -15,6 +15,7 @@ import { CONTENT_TYPE, problemType } from "./ProblemJson.js"
 
 const REFUSALS = {
   HPE_HEADER_OVERFLOW: { code: "headers_too_large", detail: "the request's header section is too large" },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { code: "payload_too_large", detail: "the body's chunk extensions are too large" },
   ERR_HTTP_REQUEST_TIMEOUT: { code: "request_timeout", detail: "the request's headers did not arrive in time" }
 } as const satisfies Record<string, { readonly code: ProblemCode; readonly detail: string }>
 
