@@ -120,6 +120,13 @@ layer(makeTestServer(), { excludeTestServices: true })("API keys over HTTP", (it
       const as = { token: tenant.adminKey, tenant: tenant.id }
       const badScope = yield* call("POST", "/v2/api-keys", { ...as, json: { name: "x", access: "admin", scopes: ["everything"] } })
       expect(badScope.status).toBe(422)
+      // A scope listed twice: 60,000 copies of one (1 MiB) were stored, and listed with the key ever after.
+      const repeated = yield* call("POST", "/v2/api-keys", {
+        ...as,
+        json: { name: "x", access: "read_only", scopes: ["insights:read", "teams:read", ...Array(60_000).fill("insights:read")] }
+      })
+      expect(repeated.status).toBe(422)
+      expect(repeated.body.details).toMatchObject([{ field: "body.scopes[2]", issue: "duplicate", message: "scope 'insights:read' is listed twice" }])
       const past = yield* call("POST", "/v2/api-keys", {
         ...as,
         json: { name: "x", access: "admin", scopes: ["*"], expires_at: "2001-01-01T00:00:00Z" }

@@ -89,6 +89,11 @@ export const make = Effect.gen(function*() {
         if (decoded._tag === "Left") {
           return yield* ValidationFailed.single(`scopes[${index}]`, "invalid", `unknown scope '${scope}'`)
         }
+        // A key is stored, listed and read per request with its scopes: a list of 60,000 copies of
+        // one scope (1 MiB) was accepted and made every key listing megabytes long.
+        if (scopes.includes(decoded.right)) {
+          return yield* ValidationFailed.single(`scopes[${index}]`, "duplicate", `scope '${scope}' is listed twice`)
+        }
         scopes.push(decoded.right)
       }
       if (scopes.length === 0) return yield* ValidationFailed.single("scopes", "empty", "at least one scope")
