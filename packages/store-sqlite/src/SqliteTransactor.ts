@@ -51,13 +51,20 @@ export const busyRetries = (deadline: Duration.Duration) =>
 /**
  * A nested transaction as a savepoint that is RELEASEd when it succeeds. `@effect/sql` leaves
  * every successful savepoint open until COMMIT, and SQLite's cost per write grows with the number
- * of open savepoints: an import of n upserts in one transaction took O(n²).
+ * of open savepoints: an import of n upserts in one transaction took O(n²). Its depth is layered
+ * over the caller's context (`LayeredMap.layeredContext`), not a copy of it.
  */
 const savepoint = <A, E, R>(connection: Connection, depth: number, effect: Effect.Effect<A, E, R>) =>
   Effect.uninterruptibleMask((restore) => {
     const name = `costline_${depth}`
     return run(connection, `SAVEPOINT ${name}`).pipe(
-      Effect.zipRight(Effect.exit(Effect.provideService(restore(effect), TransactionConnection, [connection, depth]))),
+      Effect.zipRight(Effect.withFiberRuntime<Exit.Exit<A, E>, never, R>((fiber) =>
+        Effect.exit(Effect.locally(
+          restore(effect),
+          FiberRef.currentContext,
+          LayeredMap.layeredContext(fiber.currentContext, [[TransactionConnection, [connection, depth]]])
+        ))
+      )),
       Effect.flatMap((exit) =>
         Effect.orDie(
           Exit.isSuccess(exit)
