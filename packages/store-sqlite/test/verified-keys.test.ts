@@ -23,7 +23,7 @@ const instance = (filename: string) =>
     const context = yield* Layer.build(Core.layer.pipe(Layer.provideMerge(Layer.merge(store, counted.layer))))
     return {
       reads: counted.reads,
-      run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof Core.layer>>) => Effect.provide(effect, context)
+      run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof Core.layer> | SqlClient>) => Effect.provide(effect, context)
     }
   })
 
