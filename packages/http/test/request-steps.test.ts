@@ -10,7 +10,8 @@ import { Core } from "@costline/core"
 import { makeHandler } from "@costline/http"
 import { SqliteStore } from "@costline/store-sqlite"
 import { expect, it } from "@effect/vitest"
-import { Effect, Layer, RuntimeFlags, Supervisor } from "effect"
+import { vi } from "vitest"
+import { Effect, Layer, LogLevel, RuntimeFlags, Supervisor } from "effect"
 import { inject } from "light-my-request"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -72,4 +73,46 @@ it.live("an authenticated insight read, a page of insights and a probe stay with
     expect(probe, measured).toBeLessThanOrEqual(BUDGET.probe)
     expect(read - probe, measured).toBeLessThanOrEqual(BUDGET.readBeyondProbe)
     expect(page - probe, measured).toBeLessThanOrEqual(BUDGET.pageBeyondProbe)
+  }).pipe(Effect.scoped))
+
+/**
+ * The access log's entry is written in the step that observes the answer (`AccessLog.log`): no
+ * `annotateLogs` and `logInfo` of its own. Measured 2026-11-26: +3 steps a request with it on
+ * (the observation itself), +10 when the entry was those two effects.
+ */
+const ACCESS_LOG_BUDGET = 3
+
+it.live("the access log adds no more than the observation's own steps to a request", () =>
+  Effect.gen(function*() {
+    const probeSteps = (accessLog: boolean) =>
+      Effect.gen(function*() {
+        const steps = new StepCounter()
+        const handler = makeHandler({
+          store: Layer.mergeAll(SqliteStore.layer({ filename: ":memory:" }), Supervisor.addSupervisor(steps), RuntimeFlags.enableOpSupervision),
+          secrets: contractSecrets,
+          accessLog,
+          // The entry is formatted and written as in the server, from this level up.
+          logLevel: LogLevel.Info,
+          rateLimit: false
+        })
+        yield* Effect.addFinalizer(() => Effect.promise(() => handler.dispose()))
+        return yield* Effect.promise(async () => {
+          const send = async () => expect((await inject(handler, { method: "GET", url: "/healthz" })).statusCode).toBe(200)
+          for (let i = 0; i < 5; i++) await send()
+          const before = steps.count
+          for (let i = 0; i < REQUESTS; i++) await send()
+          return (steps.count - before) / REQUESTS
+        })
+        // Disposed here: the log's last batch is written before the spy goes.
+      }).pipe(Effect.scoped)
+    const written: Array<string> = []
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk))
+      return true
+    })
+    const off = yield* probeSteps(false)
+    const on = yield* probeSteps(true).pipe(Effect.ensuring(Effect.sync(() => write.mockRestore())))
+    // It did log each request.
+    expect(written.join("").split("\n").filter((line) => line.includes("\"request served\"")).length).toBeGreaterThanOrEqual(REQUESTS)
+    expect(on - off, JSON.stringify({ on, off })).toBeLessThanOrEqual(ACCESS_LOG_BUDGET)
   }).pipe(Effect.scoped))
