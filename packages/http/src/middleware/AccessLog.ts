@@ -5,13 +5,14 @@
  */
 import type { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { SecretFields } from "@costline/core"
-import { Cause, Clock, Context, Effect, type Fiber, FiberRef, HashMap, HashSet, Inspectable, type Logger, LogLevel } from "effect"
+import { Cause, Clock, Context, type Fiber, FiberRef, HashMap, HashSet, Inspectable, type Logger, LogLevel } from "effect"
 import * as JsonLines from "../logging/JsonLines.js"
+import * as RequestFiber from "../routing/RequestFiber.js"
 
-/** The organization of the authenticated caller; set by the tenant middlewares. */
-export const currentTenant: FiberRef.FiberRef<string | null> = FiberRef.unsafeMake<string | null>(null)
-
-export const recordTenant = (organizationId: string): Effect.Effect<void> => FiberRef.set(currentTenant, organizationId)
+/** Records the organization of the authenticated caller, for the entry (the tenant middlewares). */
+export const recordTenant = (fiber: Fiber.RuntimeFiber<unknown, unknown>, organizationId: string): void => {
+  RequestFiber.factsOf(fiber).tenant = organizationId
+}
 
 export const MESSAGE = "request served"
 /** The message as `Effect.logInfo(MESSAGE)` hands it to loggers: its arguments. */
@@ -43,7 +44,7 @@ export const log = (
     route,
     status: response.status,
     duration_ms: durationMs,
-    tenant: fiber.getFiberRef(currentTenant)
+    tenant: RequestFiber.factsOf(fiber).tenant
   }
   const annotations = fiber.getFiberRef(FiberRef.currentLogAnnotations)
   const spans = fiber.getFiberRef(FiberRef.currentLogSpan)

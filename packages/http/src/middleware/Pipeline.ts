@@ -152,8 +152,8 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         let matched: Option.Option<RouteTable.Match> | undefined
         const matchedRoute = () => (matched ??= RouteTable.match(routes, request.method, request.url))
         const served = respond(app, request, requestId, matchedRoute)
-        // For the rest of the request's fiber (`RequestFiber`): its id, in its context and its logs.
-        return RequestFiber.provide(RequestId.RequestId, requestId).pipe(
+        // For the rest of the request's fiber (`RequestFiber`): its id, in its facts and its logs.
+        return RequestFiber.begin(fiber, requestId).pipe(
           Effect.zipRight(RequestFiber.annotateLogs({ request_id: requestId })),
           Effect.zipRight(
             observed

@@ -9,16 +9,19 @@ import { Effect, HashMap, Layer, List, Logger, LogLevel } from "effect"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import * as JsonLines from "../../src/logging/JsonLines.js"
 import * as AccessLog from "../../src/middleware/AccessLog.js"
+import * as RequestFiber from "../../src/routing/RequestFiber.js"
 
 const request = { method: "PATCH" } as HttpServerRequest.HttpServerRequest
 const response = HttpServerResponse.empty({ status: 204 })
 const FIELDS = { method: "PATCH", route: "/v2/insights/:insight_id", status: 204, duration_ms: 7, tenant: "acme" }
 
-/** The access log's entry through `AccessLog.log`, on the current fiber, with the tenant recorded. */
-const direct = Effect.zipRight(
-  AccessLog.recordTenant("acme"),
-  Effect.withFiberRuntime<void>((fiber) => Effect.sync(() => AccessLog.log(fiber, FIELDS.route, request, response, 7)))
-)
+/** The access log's entry through `AccessLog.log`, on the current fiber, with the tenant recorded in the request's facts. */
+const direct = Effect.withFiberRuntime<void>((fiber) =>
+  Effect.sync(() => {
+    AccessLog.recordTenant(fiber, "acme")
+    AccessLog.log(fiber, FIELDS.route, request, response, 7)
+  })
+).pipe(Effect.provideService(RequestFiber.RequestFacts, RequestFiber.newFacts()))
 /** The same entry as two effects would log it. */
 const general = Effect.logInfo(AccessLog.MESSAGE).pipe(Effect.annotateLogs(FIELDS))
 
