@@ -70,3 +70,16 @@ it.effect("no trigger of the schema writes a credential table (the rule reads on
     const reaching = triggers.filter((trigger) => !CREDENTIAL_TABLES.has(trigger.tbl_name.toLowerCase()) && credential.test(trigger.sql))
     expect(reaching.map((trigger) => trigger.name)).toEqual([])
   }).pipe(Effect.provide(Layer.fresh(SqliteStore.layer({ filename: ":memory:" })))))
+
+it.effect("every table a credential table references is a credential table too (a change there can reach a key)", () =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const parents: Array<string> = []
+    for (const table of CREDENTIAL_TABLES) {
+      const keys = yield* sql<{ readonly table: string }>`SELECT "table" FROM pragma_foreign_key_list(${table})`
+      parents.push(...keys.map((key) => key.table.toLowerCase()))
+    }
+    expect(parents.length).toBeGreaterThan(0)
+    expect(parents.filter((parent) => !CREDENTIAL_TABLES.has(parent))).toEqual([])
+  }).pipe(Effect.provide(Layer.fresh(SqliteStore.layer({ filename: ":memory:" })))))
+
