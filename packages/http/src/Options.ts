@@ -131,9 +131,17 @@ export const pipelineOptions = (options: ApiOptions<unknown>): PipelineOptions =
   }
 }
 
-/** How the API logs, the same in the bundled server and when mounted: JSON lines, from `logLevel` up. */
+/**
+ * How the API logs, the same in the bundled server and when mounted: JSON lines, from `logLevel`
+ * up. With tracing off, without Effect's tracer logger, which only adds entries to the current
+ * span and has none to add to (a dispatch and a context lookup per entry, for nothing).
+ */
 export const loggingLayer = (options: ApiOptions<unknown>): Layer.Layer<never> =>
-  options.logLevel === undefined ? JsonLines.layer : Layer.merge(JsonLines.layer, Logger.minimumLogLevel(options.logLevel))
+  Layer.mergeAll(
+    JsonLines.layer,
+    options.logLevel === undefined ? Layer.empty : Logger.minimumLogLevel(options.logLevel),
+    options.tracing === true ? Layer.empty : Logger.remove(Logger.tracerLogger)
+  )
 
 /** The metrics as a service for the handlers that report their own figures (the audit export). */
 export const metricsLayer = (options: ApiOptions<unknown>): Layer.Layer<never> | Layer.Layer<ServerMetrics> =>

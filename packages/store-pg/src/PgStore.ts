@@ -4,10 +4,21 @@
  * transaction, and the audit cursor is safe under concurrent writers (see PgDialect).
  */
 import { CredentialChanges, Errors, IdentityRepo, StorePool, Transactor } from "@costline/core"
-import { makeStoreErrors, makeStoreLayer, makeTransactor, MIGRATIONS_TABLE, runMigrations, SqlDialect, StatementRunner } from "@costline/store-sql"
+import {
+  makeStoreErrors,
+  makeStoreLayer,
+  makeTransactor,
+  MIGRATIONS_TABLE,
+  runMigrations,
+  SqlDialect,
+  StatementRunner,
+  UntracedTransaction
+} from "@costline/store-sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
-import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import type { Connection } from "@effect/sql/SqlConnection"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Context, Duration, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { withStatementTimeout } from "./ConnectionUrl.js"
 import * as CredentialWatch from "./CredentialWatch.js"
@@ -61,12 +72,30 @@ const client = (options: PgStoreOptions, applicationName: string) => {
   })
 }
 
+/**
+ * The client's READ COMMITTED transaction; with tracing off (the server's default) without
+ * `@effect/sql`'s span and copies of the request's context (store-sql's `UntracedTransaction`):
+ * a pooled connection reserved into a scope of its own, then BEGIN.
+ */
 const transactor = Layer.effect(
   Transactor.Transactor,
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const dialect = yield* SqlDialect
-    return makeTransactor(makeStoreErrors(dialect.classify), sql.withTransaction)
+    const acquire = Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      // The pool's reservation reads its scope from the context: layered over it, not merged in.
+      const reserved = UntracedTransaction.withEntries(sql.reserve, [[Scope.Scope, scope]]) as Effect.Effect<Connection, SqlError>
+      const connection = yield* reserved.pipe(
+        Effect.tap((connection) => UntracedTransaction.runOn(connection, "BEGIN")),
+        Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause)))
+      )
+      return [scope, connection] as const
+    })
+    return makeTransactor(
+      makeStoreErrors(dialect.classify),
+      UntracedTransaction.make({ acquire, traced: sql.withTransaction, releaseSavepoints: false })
+    )
   })
 )
 

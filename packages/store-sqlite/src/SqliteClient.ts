@@ -25,6 +25,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import Sqlite from "better-sqlite3"
 import { Context, Effect, Scope, Stream } from "effect"
+import { mayChangeCredentials } from "./CredentialWrites.js"
 
 /** Distinct statement texts kept prepared (as `@effect/sql-sqlite-node`'s default). */
 export const CACHE_SIZE = 200
@@ -51,9 +52,10 @@ const failed = (cause: unknown, message: string) => new SqlError({ cause, messag
 
 /**
  * The raw connection: every method runs its statement right away, on whatever fiber asks.
- * `wrote` is called after every statement that is not a read (COMMIT included), failed or not.
+ * `wrote` is called after every statement that writes (an `UPDATE … RETURNING` included; BEGIN,
+ * COMMIT and the like do not write), failed or not, with its text.
  */
-const makeConnection = (db: Sqlite, wrote: () => void): Connection => {
+const makeConnection = (db: Sqlite, wrote: (sql: string) => void): Connection => {
   const prepare = preparedStatements(db, CACHE_SIZE)
 
   const run = (
@@ -66,12 +68,12 @@ const makeConnection = (db: Sqlite, wrote: () => void): Connection => {
       try {
         const statement = prepareWith(sql)
         if (Context.get(fiber.currentContext, Client.SafeIntegers)) statement.safeIntegers(true)
-        if (statement.reader) return Effect.succeed(statement.all(...params))
         try {
+          if (statement.reader) return Effect.succeed(statement.all(...params))
           const result = statement.run(...params)
           return Effect.succeed(raw ? result as unknown as ReadonlyArray<any> : [])
         } finally {
-          wrote()
+          if (!statement.readonly) wrote(sql)
         }
       } catch (cause) {
         return Effect.fail(failed(cause, "Failed to execute statement"))
@@ -88,19 +90,19 @@ const makeConnection = (db: Sqlite, wrote: () => void): Connection => {
       Effect.try({
         try: () => {
           const statement = prepare(sql)
-          if (!statement.reader) {
-            try {
-              statement.run(...params)
-            } finally {
-              wrote()
-            }
-            return []
-          }
-          statement.raw(true)
           try {
-            return statement.all(...params) as ReadonlyArray<ReadonlyArray<unknown>>
+            if (!statement.reader) {
+              statement.run(...params)
+              return []
+            }
+            statement.raw(true)
+            try {
+              return statement.all(...params) as ReadonlyArray<ReadonlyArray<unknown>>
+            } finally {
+              statement.raw(false)
+            }
           } finally {
-            statement.raw(false)
+            if (!statement.readonly) wrote(sql)
           }
         },
         catch: (cause) => failed(cause, "Failed to execute statement")
@@ -136,9 +138,10 @@ export interface SqliteClientOptions {
 /** The client, and the stamp core's CredentialChanges reads. */
 export interface SqliteClient extends Client.SqlClient {
   /**
-   * Moves whenever anything may have been committed to the file since it was last read: by
+   * Moves whenever a credential may have changed since it was last read: on any commit by
    * another connection (SQLite's `PRAGMA data_version`: a read transaction of its own, a few
-   * microseconds) or by this one (every statement that is not a read counts, failed or not).
+   * microseconds), and on this one's statements that may change one (`CredentialWrites`: a
+   * write to `api_keys` or a table that reaches it, failed or not; not an insight's update).
    * `undefined` when SQLite cannot answer.
    */
   readonly changeStamp: () => number | undefined
@@ -159,8 +162,8 @@ const makeChangeStamp = (db: Sqlite) => {
   let seenVersion: unknown = undefined
   let changes = 0
   return {
-    wrote: () => {
-      changes++
+    wrote: (sql: string) => {
+      if (mayChangeCredentials(sql)) changes++
     },
     stamp: (): number | undefined => {
       try {

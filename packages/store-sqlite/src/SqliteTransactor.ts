@@ -10,19 +10,18 @@
  * growing, jittered), until the store's `busyTimeout` has passed. Between tries the connection is
  * released, so this process's reads go on meanwhile.
  */
-import { LayeredMap, StorePool, Transactor } from "@costline/core"
-import { makeStoreErrors, makeTransactor, SqlDialect } from "@costline/store-sql"
+import { StorePool, Transactor } from "@costline/core"
+import { makeStoreErrors, makeTransactor, SqlDialect, UntracedTransaction } from "@costline/store-sql"
 import { makeWithTransaction, SqlClient, TransactionConnection } from "@effect/sql/SqlClient"
-import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
-import { Context, Duration, Effect, Exit, FiberRef, Layer, Option, Schedule, Scope } from "effect"
+import { Context, Duration, Effect, Exit, Layer, Schedule, Scope } from "effect"
 import { isSqliteClient } from "./SqliteClient.js"
 import * as WriteLock from "./WriteLock.js"
 import { writeLockFor } from "./WriteLock.js"
 
 // Prepared once and kept (a handful of texts): preparing BEGIN/SAVEPOINT/COMMIT afresh each time
 // cost about as much as running them.
-const run = (connection: Connection, statement: string) => connection.execute(statement, [], undefined)
+const run = UntracedTransaction.runOn
 
 /** First pause after a refused BEGIN IMMEDIATE; doubled after each try. */
 const FIRST_RETRY = Duration.millis(1)
@@ -47,26 +46,6 @@ export const busyRetries = (deadline: Duration.Duration) =>
     Schedule.jittered,
     Schedule.upTo(deadline)
   )
-
-/**
- * A nested transaction as a savepoint that is RELEASEd when it succeeds. `@effect/sql` leaves
- * every successful savepoint open until COMMIT, and SQLite's cost per write grows with the number
- * of open savepoints: an import of n upserts in one transaction took O(n²).
- */
-const savepoint = <A, E, R>(connection: Connection, depth: number, effect: Effect.Effect<A, E, R>) =>
-  Effect.uninterruptibleMask((restore) => {
-    const name = `costline_${depth}`
-    return run(connection, `SAVEPOINT ${name}`).pipe(
-      Effect.zipRight(Effect.exit(Effect.provideService(restore(effect), TransactionConnection, [connection, depth]))),
-      Effect.flatMap((exit) =>
-        Effect.orDie(
-          Exit.isSuccess(exit)
-            ? run(connection, `RELEASE SAVEPOINT ${name}`)
-            : Effect.zipRight(run(connection, `ROLLBACK TO SAVEPOINT ${name}`), run(connection, `RELEASE SAVEPOINT ${name}`))
-        ).pipe(Effect.zipRight(exit))
-      )
-    )
-  })
 
 export const make = (filename: string, busyTimeout: Duration.Duration, writeLock: Effect.Semaphore = writeLockFor(filename)) =>
   Effect.gen(function*() {
@@ -119,43 +98,14 @@ export const make = (filename: string, busyTimeout: Duration.Duration, writeLock
       spanAttributes: [["db.system.name", "sqlite"]],
       acquireConnection,
       begin: () => Effect.void,
-      // Nested calls never reach `outermost`: `savepoint` above handles them.
+      // Nested calls never reach `outermost`: UntracedTransaction runs them as savepoints.
       savepoint: (connection, id) => run(connection, `SAVEPOINT costline_${id}`),
       commit: (connection) => run(connection, "COMMIT"),
       rollback: (connection) => run(connection, "ROLLBACK"),
       rollbackSavepoint: (connection, id) => run(connection, `ROLLBACK TO SAVEPOINT costline_${id}`)
     })
-    /**
-     * `outermost` without its span, for a runtime whose tracing is off (the server's default):
-     * the same BEGIN, COMMIT or ROLLBACK and release, with the connection layered over the
-     * caller's context (`LayeredMap.layeredContext`) where `makeWithTransaction` copies the whole
-     * context twice (~30 KB per write request) and opens a span that nothing records.
-     */
-    const untraced = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.flatMap(acquireConnection, ([scope, connection]) =>
-          Effect.withFiberRuntime<Exit.Exit<A, E>, never, R>((fiber) =>
-            Effect.exit(Effect.locally(
-              restore(effect),
-              FiberRef.currentContext,
-              LayeredMap.layeredContext(fiber.currentContext, [[TransactionConnection, [connection, 0]]])
-            ))
-          ).pipe(
-            Effect.flatMap((exit) =>
-              Effect.orDie(run(connection, Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK")).pipe(
-                Effect.ensuring(Scope.close(scope, exit)),
-                Effect.zipRight(exit)
-              )
-            )
-          )
-        )
-      )
-    const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
-      Effect.withFiberRuntime((fiber) => {
-        const outer = Context.getOption(fiber.currentContext, TransactionConnection)
-        if (Option.isSome(outer)) return savepoint(outer.value[0], outer.value[1] + 1, effect)
-        return fiber.getFiberRef(FiberRef.currentTracerEnabled) ? outermost(effect) : untraced(effect)
-      })
+    // With tracing off (the server's default), without `makeWithTransaction`'s span and context copies.
+    const withTransaction = UntracedTransaction.make({ acquire: acquireConnection, traced: outermost, releaseSavepoints: true })
     return makeTransactor(makeStoreErrors(dialect.classify), withTransaction)
   })
 

@@ -3,6 +3,8 @@ declare module "better-sqlite3" {
   namespace Database {
     interface Statement {
       readonly reader: boolean
+      /** False for a statement that writes (an `UPDATE … RETURNING` too); BEGIN, COMMIT, SAVEPOINT are read-only. */
+      readonly readonly: boolean
       raw(toggle?: boolean): Statement
       pluck(toggle?: boolean): Statement
       get(...params: ReadonlyArray<unknown>): unknown

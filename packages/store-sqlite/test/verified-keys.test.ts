@@ -6,6 +6,7 @@
 import { Actor, ApiKeys, Auth, Core, CredentialChanges } from "@costline/core"
 import { countKeyReads, freshOrganization } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
+import { SqlClient } from "@effect/sql/SqlClient"
 import { expect, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Layer, TestClock } from "effect"
 import { useTempDirectory } from "./support/tempDatabase.js"
@@ -22,7 +23,7 @@ const instance = (filename: string) =>
     const context = yield* Layer.build(Core.layer.pipe(Layer.provideMerge(Layer.merge(store, counted.layer))))
     return {
       reads: counted.reads,
-      run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof Core.layer>>) => Effect.provide(effect, context)
+      run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof Core.layer> | SqlClient>) => Effect.provide(effect, context)
     }
   })
 
@@ -61,6 +62,34 @@ it.scoped("a key revoked through the same instance is refused at its next reques
     for (let i = 0; i < 3; i++) yield* one.run(authenticate(token))
     yield* one.run(Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(system, key.organization_id, key.id)))
     expect(yield* one.run(refused(token))).toBe("Unauthorized")
+  }))
+
+it.scoped("this instance's own writes keep verified keys unless they may change a credential", () =>
+  Effect.gen(function*() {
+    const one = yield* instance(databaseFile("own-writes.db"))
+    const { token } = yield* one.run(createKey())
+    yield* one.run(authenticate(token)) // reads the key, records its use (a write to api_keys)
+    yield* one.run(authenticate(token)) // reads it again: that write may have changed it
+    const cached = one.reads()
+    const write = (statement: string) => one.run(Effect.flatMap(SqlClient, (sql) => sql.unsafe(statement)))
+
+    // Writes elsewhere (an insight's update with RETURNING, an audit record's insert) change no key.
+    yield* write(`UPDATE insights SET title = title WHERE 0 RETURNING id`)
+    yield* write(`DELETE FROM audit_records WHERE 0`)
+    yield* one.run(authenticate(token))
+    expect(one.reads()).toBe(cached)
+
+    // A write to api_keys may, even one that changed no row, and so may one the rule cannot read.
+    // Outside a transaction too, and with RETURNING (which better-sqlite3 runs as a reader).
+    yield* write(`UPDATE api_keys SET name = name WHERE 0`)
+    yield* one.run(authenticate(token))
+    expect(one.reads()).toBe(cached + 1)
+    yield* write(`UPDATE api_keys SET name = name WHERE 0 RETURNING id`)
+    yield* one.run(authenticate(token))
+    expect(one.reads()).toBe(cached + 2)
+    yield* write(`WITH unused AS (SELECT 1) UPDATE insights SET title = title WHERE 0`)
+    yield* one.run(authenticate(token))
+    expect(one.reads()).toBe(cached + 3)
   }))
 
 it.scoped("a verification is reused for at most VERIFIED_KEY_MAX_AGE; expiry is checked on every request", () =>

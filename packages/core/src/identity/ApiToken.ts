@@ -3,7 +3,8 @@
  * The checksum lets us reject typos and garbage without a store round-trip; only the SHA-256
  * hash of a token is ever stored.
  */
-import { createHash, randomBytes } from "node:crypto"
+// `crypto.hash`: one call, no Hash object (~0.8 → 0.3 µs a token, issue 19).
+import { hash as sha256, randomBytes } from "node:crypto"
 
 /**
  * @since 0.1.0
@@ -86,7 +87,7 @@ export const parse = (token: string): TokenKind | undefined => {
  * @since 0.1.0
  * @category utils
  */
-export const hash = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex")
+export const hash = (token: string): string => sha256("sha256", token, "hex")
 
 /**
  * The recognisable start of a token, safe to display.

@@ -4,7 +4,7 @@
  * whatever the key order, and any change of the state changes it.
  */
 import { Either } from "effect"
-import { createHash } from "node:crypto"
+import { hash } from "node:crypto"
 import { ValidationFailed } from "./Errors.js"
 
 /** 128 bits of SHA-256: collisions are out of reach and the header stays short. */
@@ -34,7 +34,7 @@ export const canonicalJson = (value: unknown): string => {
  * @category utils
  */
 export const compute = (state: unknown): string =>
-  `"${createHash("sha256").update(canonicalJson(state), "utf8").digest().subarray(0, HASH_BYTES).toString("base64url")}"`
+  `"${hash("sha256", canonicalJson(state), "buffer").subarray(0, HASH_BYTES).toString("base64url")}"`
 
 /**
  * @since 0.1.0

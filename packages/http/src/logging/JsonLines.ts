@@ -12,7 +12,7 @@
  * line, causes included.
  */
 import { SecretFields } from "@costline/core"
-import { Cause, Effect, FiberId, HashMap, Layer, Logger } from "effect"
+import { Cause, Effect, FiberId, HashMap, Layer, type List, Logger, type LogLevel, type LogSpan } from "effect"
 
 export interface LineBatcher {
   readonly push: (line: string) => void
@@ -71,40 +71,61 @@ export const makeBatcher = (
   }
 }
 
-/** An annotation value that JSON carries as it is: nothing to redact inside it, nothing to convert. */
-const isFlat = (value: unknown): boolean =>
+/** A value JSON carries as it is: nothing to redact inside it, nothing to convert. */
+export type Flat = string | number | boolean | null
+
+const isFlat = (value: unknown): value is Flat =>
   value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean"
 
-/**
- * The line of an entry whose message is text, without a cause, and whose annotations are flat
- * (the access log's, most lines): the same JSON `Logger.jsonLogger` writes, built without its
- * general walk (a copy of the annotations, a replacer called for every value). Undefined for any
- * other entry.
- */
-const flatLine = (options: Logger.Logger.Options<unknown>): string | undefined => {
-  const { annotations, message } = options
-  const text = typeof message === "string"
+/** The text of a message of strings (one string, or the parts `Effect.log` was given), else undefined. */
+const textOf = (message: unknown): string | ReadonlyArray<string> | undefined =>
+  typeof message === "string"
     ? message
     : Array.isArray(message) && message.length > 0 && message.every((part) => typeof part === "string")
     ? (message.length === 1 ? message[0] : message)
     : undefined
-  if (text === undefined || !Cause.isEmpty(options.cause)) return undefined
+
+/**
+ * The line of an entry of text, without a cause, whose annotations are flat (the access log's,
+ * most lines), with `fields` written after (and over) `annotations` as if they had been added to
+ * them: the same JSON `Logger.jsonLogger` writes, built without its general walk (a copy of the
+ * annotations, a replacer called for every value). Undefined when an annotation is not flat.
+ * PEM blocks are not cut out here (`formatLine` does, on the whole line).
+ */
+export const textLine = (
+  text: string | ReadonlyArray<string>,
+  logLevel: LogLevel.LogLevel,
+  date: Date,
+  annotations: HashMap.HashMap<string, unknown>,
+  fields: Readonly<Record<string, Flat>> | undefined,
+  spans: List.List<LogSpan.LogSpan>,
+  fiberId: FiberId.FiberId
+): string | undefined => {
   const annotated: Record<string, unknown> = {}
   for (const [key, value] of annotations) {
     if (!isFlat(value)) return undefined
     annotated[key] = isSecretKey(key) ? SecretFields.REDACTED : value
   }
-  const now = options.date.getTime()
-  const spans: Record<string, number> = {}
-  for (const span of options.spans) spans[span.label] = now - span.startTime
+  if (fields !== undefined) for (const key in fields) annotated[key] = isSecretKey(key) ? SecretFields.REDACTED : fields[key]
+  const now = date.getTime()
+  const spent: Record<string, number> = {}
+  for (const span of spans) spent[span.label] = now - span.startTime
   return JSON.stringify({
     message: text,
-    logLevel: options.logLevel.label,
-    timestamp: options.date.toISOString(),
+    logLevel: logLevel.label,
+    timestamp: date.toISOString(),
     annotations: annotated,
-    spans,
-    fiberId: fiberIdText(options.fiberId)
+    spans: spent,
+    fiberId: fiberIdText(fiberId)
   })
+}
+
+/** `textLine` of an entry as a logger receives it; undefined for one that is not text, has a cause or an annotation that is not flat. */
+const flatLine = (options: Logger.Logger.Options<unknown>): string | undefined => {
+  const text = textOf(options.message)
+  return text === undefined || !Cause.isEmpty(options.cause)
+    ? undefined
+    : textLine(text, options.logLevel, options.date, options.annotations, undefined, options.spans, options.fiberId)
 }
 
 /** `FiberId.threadName`, without the set it builds for a single fiber's id (`#42`). */
@@ -130,6 +151,16 @@ export const formatLine = (options: Logger.Logger.Options<unknown>): string =>
       SecretFields.isSecretField(key) ? SecretFields.REDACTED : SecretFields.redactSecretFields(value))
   }))
 
+/** This module's loggers and their batchers, for `writerOf`. */
+const batchers = new WeakMap<Logger.Logger<unknown, void>, LineBatcher>()
+
+/**
+ * The batcher `logger` writes to, when it is this module's logger; undefined for any other. Lets
+ * an entry whose only logger is this one be written as its line directly (the access log's).
+ */
+export const writerOf = (logger: Logger.Logger<unknown, unknown>): LineBatcher | undefined =>
+  batchers.get(logger as Logger.Logger<unknown, void>)
+
 /** JSON lines to stdout in batches; replaces the default logger for as long as the layer lives. */
 export const layer: Layer.Layer<never> = Logger.replaceScoped(
   Logger.defaultLogger,
@@ -145,5 +176,9 @@ export const layer: Layer.Layer<never> = Logger.replaceScoped(
         process.off("exit", batcher.flush)
         batcher.flush()
       })
-  ).pipe(Effect.map((batcher) => Logger.make((options) => batcher.push(formatLine(options)))))
+  ).pipe(Effect.map((batcher) => {
+    const logger = Logger.make((options) => batcher.push(formatLine(options)))
+    batchers.set(logger, batcher)
+    return logger
+  }))
 )

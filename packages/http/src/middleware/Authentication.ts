@@ -14,7 +14,6 @@ import * as AccessLog from "./AccessLog.js"
 import * as DeclaredInput from "./DeclaredInput.js"
 import { AuthFailureGate } from "./AuthFailureLimit.js"
 import { RateLimitGate } from "./RateLimit.js"
-import { RequestId } from "./RequestId.js"
 import * as RequestFiber from "../routing/RequestFiber.js"
 
 const TENANT_HEADER = "x-tenant-id"
@@ -45,7 +44,7 @@ const authenticate = <R>(tenantOf?: Effect.Effect<string, Errors.ValidationFaile
     ([auth, rateLimit, failures, requirePermission]) =>
       // The request and its id read in one step (`RequestFiber`): this runs before every operation.
       RequestFiber.withRequest((request, fiber) => {
-        const requestId = Context.get(fiber.currentContext, RequestId)
+        const requestId = RequestFiber.factsOf(fiber).requestId
         return Effect.gen(function*() {
           // An address that spent its failures is refused before its credential is looked up.
           yield* failures.check
@@ -53,7 +52,7 @@ const authenticate = <R>(tenantOf?: Effect.Effect<string, Errors.ValidationFaile
           const principal = yield* auth.authenticate(request.headers.authorization).pipe(
             Effect.tapErrorTag("Unauthorized", () => failures.record)
           )
-          yield* AccessLog.recordTenant(principal.organizationId)
+          AccessLog.recordTenant(fiber, principal.organizationId)
           // Every request of a known credential counts, also one that names the wrong tenant.
           yield* rateLimit.admit(principal)
           if (tenantOf !== undefined) yield* auth.requireTenant(principal, yield* tenantOf)

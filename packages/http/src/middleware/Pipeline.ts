@@ -135,16 +135,10 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         // The template (`/v2/teams/:team_id`), never the concrete path: ids and emails stay out.
         const route = Option.isSome(matched) ? matched.value.route.path : null
         options.metrics?.request(request.method, route, response.status, durationMs / 1000)
-        const logged = options.accessLog ? AccessLog.log(route, request, response, durationMs) : Effect.void
-        return Effect.as(
-          options.tracing
-            ? Effect.zipRight(
-              Effect.annotateCurrentSpan({ "http.route": route ?? "", "costline.request_id": requestId }),
-              logged
-            )
-            : logged,
-          response
-        )
+        if (options.accessLog) AccessLog.log(fiber, route, request, response, durationMs)
+        return options.tracing
+          ? Effect.as(Effect.annotateCurrentSpan({ "http.route": route ?? "", "costline.request_id": requestId }), response)
+          : Effect.succeed(response)
       })
     const observed = options.accessLog || options.metrics !== undefined || options.tracing === true
 
@@ -158,8 +152,8 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         let matched: Option.Option<RouteTable.Match> | undefined
         const matchedRoute = () => (matched ??= RouteTable.match(routes, request.method, request.url))
         const served = respond(app, request, requestId, matchedRoute)
-        // For the rest of the request's fiber (`RequestFiber`): its id, in its context and its logs.
-        return RequestFiber.provide(RequestId.RequestId, requestId).pipe(
+        // For the rest of the request's fiber (`RequestFiber`): its id, in its facts and its logs.
+        return RequestFiber.begin(fiber, requestId).pipe(
           Effect.zipRight(RequestFiber.annotateLogs({ request_id: requestId })),
           Effect.zipRight(
             observed

@@ -1,17 +1,13 @@
 /**
  * Every request has an id: the caller's `x-request-id` when it is a sane token (so ids can be
  * followed across services), else a fresh UUID. It is echoed in the response header, put in
- * error bodies and stored in the audit records the request writes.
+ * error bodies and stored in the audit records the request writes. The request's own is in its
+ * facts (`RequestFiber.factsOf(fiber).requestId`).
  */
-import { Context, Effect } from "effect"
+import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 
 export const HEADER = "x-request-id"
-
-/** The id of the request being served; null outside a request. */
-export class RequestId extends Context.Reference<RequestId>()("@costline/http/RequestId", {
-  defaultValue: (): string | null => null
-}) {}
 
 /** Printable, no spaces or quotes, bounded: safe to log, to echo and to store. */
 const SANE = /^[A-Za-z0-9._:@/+=-]{1,128}$/

@@ -35,6 +35,7 @@ import { NodeMultipart, NodeStream } from "@effect/platform-node"
 import { Cause, Context, Effect, Exit, Inspectable, Option, Runtime, RuntimeFlags, Scope, type Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Readable } from "node:stream"
+import * as RequestFiber from "./RequestFiber.js"
 
 /**
  * An `HttpServerRequest` over node's `IncomingMessage`: what the platform's own (internal) node
@@ -238,6 +239,8 @@ export const makeHandler = <E, R>(
     const request = new NodeRequest(req, res)
     const context = new Map(base)
     context.set(HttpServerRequest.HttpServerRequest.key, request)
+    // Made with the context it belongs to: the pipeline records into it without a context change.
+    context.set(RequestFiber.RequestFacts.key, RequestFiber.newFacts())
     const fiber = Runtime.runFork(Runtime.make({ context: Context.unsafeMake(context), runtimeFlags, fiberRefs: runtime.fiberRefs }))(
       served
     )

@@ -31,6 +31,43 @@ export const withRequest = <A, E, R>(
 export const currentTimeMillis = (fiber: AnyFiber): number =>
   Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
 
+/**
+ * What the pipeline learns about its request that later steps read: its id (error bodies, audit
+ * records), the tenant it was authenticated for (the access log). One mutable record per
+ * request, in the request's context, so that learning a fact is an assignment, not a change of
+ * the fiber's context or FiberRefs (a copy of either, ~4% of an insight read, issue 19). Steps
+ * that see another context (a body request's, a transaction's) share the same record.
+ */
+export interface Facts {
+  requestId: string | null
+  tenant: string | null
+}
+
+export class RequestFacts extends Context.Tag("@costline/http/RequestFacts")<RequestFacts, Facts>() {}
+
+/** Facts that no pipeline recorded (outside a request): read as unknown, written to nowhere. */
+const unrecorded = (): Facts => ({ requestId: null, tenant: null })
+
+/** A fresh record, for a host that makes the request's context (`NodeServing`). */
+export const newFacts = (): Facts => ({ requestId: null, tenant: null })
+
+/** The facts of the request `fiber` serves. */
+export const factsOf = (fiber: AnyFiber): Facts =>
+  (fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined) ?? unrecorded()
+
+/**
+ * Starts the request's facts with its id: in the record its host made with the request's context
+ * (`NodeServing`, for every node host and the bundled server), else in one added to the context
+ * now (a host whose context the platform makes, e.g. `toWebHandler`).
+ */
+export const begin = (fiber: AnyFiber, requestId: string): Effect.Effect<void> => {
+  const facts = fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined
+  if (facts === undefined) return provide(RequestFacts, { requestId, tenant: null })
+  facts.requestId = requestId
+  facts.tenant = null
+  return Effect.void
+}
+
 /** Adds `service` to the context of the request's fiber. */
 export const provide = <I, S>(tag: Context.Tag<I, S>, service: NoInfer<S>): Effect.Effect<void> =>
   FiberRef.update(FiberRef.currentContext, (context) => Context.add(context, tag, service))

@@ -40,14 +40,14 @@ export const AUDIT_COLUMNS = "id, organization_id, changed_at, kind, resource, e
   "status, changed_by, changed_by_type, old_values, new_values, request_id"
 
 export const make = Effect.gen(function*() {
-  const { dialect, errors, sql, write } = yield* RepoContext
+  const { dialect, errors, execute, sql, write } = yield* RepoContext
   const ordering = dialect.audit
   const columns = sql.literal(AUDIT_COLUMNS)
 
   return AuditRepo.AuditRepo.of({
     append: (record) =>
       write(
-        sql`INSERT INTO audit_records ${sql.insert(auditRow(record))}`.pipe(Effect.asVoid, errors.orUnavailable)
+        execute(sql`INSERT INTO audit_records ${sql.insert(auditRow(record))}`).pipe(Effect.asVoid, errors.orUnavailable)
       ),
     page: (query) =>
       Effect.gen(function*() {

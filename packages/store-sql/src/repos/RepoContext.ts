@@ -43,6 +43,13 @@ export const RepoContext = Effect.gen(function*() {
      * statement otherwise aborts the transaction) and undoes only this write.
      */
     recoverableWrite: transactor.withTransaction,
+    /**
+     * A statement through the store's `StatementRunner`, as reads run: straight on the
+     * connection where the store allows (SQLite with tracing off), else through `@effect/sql`
+     * (a span, and a scope whose merge copies the request's whole context). For writes every
+     * write request makes, such as the audit record it appends.
+     */
+    execute: run,
     /** Reads of one table: rows decoded by a schema compiled once, SQL failures mapped. */
     reader: <Row, I, A>(row: Schema.Schema<Row, I>, toDomain: (row: Row) => A) => {
       const decode = rowDecoder(row, toDomain)

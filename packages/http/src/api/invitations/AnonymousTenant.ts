@@ -8,7 +8,7 @@ import { AuthFailureGate } from "../../middleware/AuthFailureLimit.js"
 import * as AccessLog from "../../middleware/AccessLog.js"
 import { tenantFromHeader } from "../../middleware/Authentication.js"
 import * as DeclaredInput from "../../middleware/DeclaredInput.js"
-import { RequestId } from "../../middleware/RequestId.js"
+import * as RequestFiber from "../../routing/RequestFiber.js"
 import { CostlineApi } from "../Api.js"
 import { AnonymousTenant, Visitor } from "./Visitor.js"
 
@@ -19,9 +19,12 @@ export const make = Effect.gen(function*() {
     // An address that spent its failures is refused before anything is looked up.
     yield* failures.check
     const tenant = yield* tenantFromHeader
-    yield* AccessLog.recordTenant(tenant)
+    const facts = yield* Effect.withFiberRuntime<RequestFiber.Facts>((fiber) => {
+      AccessLog.recordTenant(fiber, tenant)
+      return Effect.succeed(RequestFiber.factsOf(fiber))
+    })
     yield* declaredInput
-    return Visitor.of({ organizationId: tenant as Ids.OrganizationId, requestId: yield* RequestId })
+    return Visitor.of({ organizationId: tenant as Ids.OrganizationId, requestId: facts.requestId })
   })
 })
 
