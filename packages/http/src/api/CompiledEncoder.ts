@@ -243,6 +243,32 @@ const compileTransformation = (ast: AST.Transformation): Encode | undefined => {
   }
 }
 
+/** `Schema.UUID`'s own refinement (its schema id), not another filter that happens to be on a string. */
+const isUuidRefinement = (ast: AST.Refinement): boolean =>
+  Option.getOrUndefined(AST.getSchemaIdAnnotation(ast)) === Schema.UUIDSchemaId && isScalar(ast.from)
+
+const HYPHEN = 45
+/** 1 for the character codes of hexadecimal digits (ASCII only). */
+const HEX_DIGIT = new Uint8Array(128)
+for (const digit of "0123456789abcdefABCDEF") HEX_DIGIT[digit.charCodeAt(0)] = 1
+
+/**
+ * Whether `value` matches `Schema.UUID`'s pattern, `/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/i`:
+ * 36 characters, hyphens at 8, 13, 18 and 23 and nowhere else, hexadecimal digits elsewhere
+ * (~100 ns a value against ~200 for the expression and ~340 through the schema's filter).
+ */
+export const isUuidText = (value: unknown): boolean => {
+  if (typeof value !== "string" || value.length !== 36) return false
+  if (value.charCodeAt(8) !== HYPHEN || value.charCodeAt(13) !== HYPHEN || value.charCodeAt(18) !== HYPHEN || value.charCodeAt(23) !== HYPHEN) {
+    return false
+  }
+  for (let index = 0; index < 36; index++) {
+    const code = value.charCodeAt(index)
+    if (code === HYPHEN ? !(index === 8 || index === 13 || index === 18 || index === 23) : code > 127 || HEX_DIGIT[code] === 0) return false
+  }
+  return true
+}
+
 /**
  * A refinement: `ParseResult` validates the value with the refined schema's type side, filters
  * what that gives, then encodes. For a scalar that validation gives the value itself; for a
@@ -253,6 +279,14 @@ const compileRefinement = (ast: AST.Refinement): Encode | undefined => {
   const scalar = isScalar(ast.from)
   if (!scalar && (AST.typeAST(ast.from) !== ast.from || AST.encodedAST(ast.from) !== ast.from)) return undefined
   const encodeFrom = compileNode(ast.from)
+  if (isUuidRefinement(ast)) {
+    // Every id of every record: the same check as `Schema.UUID`'s pattern, without a regular
+    // expression and the filter's wrapping (4% of an audit page's CPU, issue 19).
+    return (value) => {
+      const encoded = encodeFrom(value)
+      return encoded === GIVE_UP || !isUuidText(value) ? GIVE_UP : encoded
+    }
+  }
   const filter = ast.filter
   return (value) => {
     // The refined schema's check first: a filter assumes a value of its type.

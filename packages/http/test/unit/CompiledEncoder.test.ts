@@ -102,3 +102,35 @@ describe("CompiledEncoder", () => {
     )
   })
 })
+
+describe("CompiledEncoder's UUID check", () => {
+  const pattern = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/i
+  const uuidLike = FastCheck.uuid().chain((uuid) =>
+    FastCheck.tuple(FastCheck.nat(40), FastCheck.fullUnicode(), FastCheck.boolean()).map(([at, char, upper]) => {
+      const text = upper ? uuid.toUpperCase() : uuid
+      // One character replaced, dropped or added: near misses of every kind.
+      return at % 3 === 0 ? text.slice(0, at) + char + text.slice(at + 1) : at % 3 === 1 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + char + text.slice(at)
+    }))
+
+  it("agrees with Schema.UUID's pattern on UUIDs, near misses and any text", () => {
+    FastCheck.assert(
+      FastCheck.property(FastCheck.oneof(FastCheck.uuid(), uuidLike, FastCheck.string(), FastCheck.fullUnicodeString({ minLength: 36, maxLength: 36 })), (text) => {
+        expect(CompiledEncoder.isUuidText(text)).toBe(pattern.test(text))
+        expect(Schema.is(Schema.UUID)(text)).toBe(pattern.test(text))
+      }),
+      { numRuns: 20_000 }
+    )
+    expect(CompiledEncoder.isUuidText("0B9E5D3A-1F2C-4D5E-8F90-A1B2C3D4E5F6")).toBe(true)
+    expect(CompiledEncoder.isUuidText(42)).toBe(false)
+  })
+
+  it("decides for Schema.UUID, branded or not, and gives up where it does", () => {
+    const Id = Schema.UUID.pipe(Schema.brand("Id"))
+    const Record = Schema.Struct({ id: Id, other: Schema.UUID })
+    const good = { id: "0b9e5d3a-1f2c-4d5e-8f90-a1b2c3d4e5f6", other: "0B9E5D3A-1F2C-4D5E-8F90-A1B2C3D4E5F6" }
+    sameAsDeclared(Record, good)
+    sameAsDeclared(Record, { ...good, id: "0b9e5d3a-1f2c-4d5e-8f90-a1b2c3d4e5f" })
+    sameAsDeclared(Record, { ...good, other: "0b9e5d3a_1f2c-4d5e-8f90-a1b2c3d4e5f6" })
+  })
+})
+
