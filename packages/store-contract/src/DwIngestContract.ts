@@ -50,6 +50,37 @@ const queryIds = () =>
 
 const relative = (a: number, b: number) => Math.abs(a - b) / Math.max(1e-12, Math.abs(b))
 
+/**
+ * Turns of the event loop (macrotasks) while the queries are validated, as `onProgress` sees them:
+ * text already in memory never waits for I/O, so only the ingestion's own pauses can give the loop
+ * a turn. `stop` ends the counting; `duringQueries` is the count the queries' progress last saw.
+ */
+const eventLoopTurns = () => {
+  let turns = 0
+  let counting = false
+  let duringQueries: number | undefined
+  const tick = () => {
+    if (!counting) return
+    turns++
+    setImmediate(tick)
+  }
+  return {
+    onProgress: (progress: DwIngest.IngestProgress) =>
+      Effect.sync(() => {
+        if (progress.phase !== "validate") return
+        if (progress.file === "metering" && !counting) {
+          counting = true
+          setImmediate(tick)
+        }
+        if (progress.file === "queries") duringQueries = turns
+      }),
+    stop: () => {
+      counting = false
+    },
+    duringQueries: () => duringQueries
+  }
+}
+
 export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Core.Repositories, unknown>) => {
   addEqualityTesters()
   layer(Core.layer.pipe(Layer.provideMerge(makeStore())), { timeout: "120 seconds" })(`dw ingest: ${name}`, (it) => {
@@ -127,54 +158,20 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Core
     it.effect("validating a long file gives the event loop turns: other requests are not held meanwhile", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        // Turns of the event loop (macrotasks) while the queries are validated: text already in
-        // memory never waits for I/O, so only the ingestion's own pauses can give the loop a turn.
-        let turns = 0
-        let counting = false
-        const tick = () => {
-          if (!counting) return
-          turns++
-          setImmediate(tick)
-        }
-        let duringQueries: number | undefined
-        const onProgress = (progress: DwIngest.IngestProgress) =>
-          Effect.sync(() => {
-            if (progress.phase !== "validate") return
-            if (progress.file === "metering" && !counting) {
-              counting = true
-              setImmediate(tick)
-            }
-            if (progress.file === "queries") duringQueries = turns
-          })
+        const turns = eventLoopTurns()
         // Several thousand rows (many times one slice of work), then a bad row: all validated, nothing written.
         const long = `${queriesJsonl.repeat(4)}{"QUERY_ID": 1\n`
         const error = yield* Effect.flip(Effect.flatMap(DwIngest.DwIngest, (service) =>
-          service.run(admin, organization.id, sources(meteringCsv, long), { onProgress })))
-        counting = false
+          service.run(admin, organization.id, sources(meteringCsv, long), { onProgress: turns.onProgress })))
+        turns.stop()
         expect(error._tag).toBe("ValidationFailed")
-        expect(duringQueries).toBeGreaterThan(0)
+        expect(turns.duringQueries()).toBeGreaterThan(0)
       }), TIMEOUT)
 
     it.effect("a file handed over whole is read in slices too: long rows, fewer than a batch of them", () =>
       Effect.gen(function*() {
         const organization = yield* freshOrganization
-        let turns = 0
-        let counting = false
-        const tick = () => {
-          if (!counting) return
-          turns++
-          setImmediate(tick)
-        }
-        let duringQueries: number | undefined
-        const onProgress = (progress: DwIngest.IngestProgress) =>
-          Effect.sync(() => {
-            if (progress.phase !== "validate") return
-            if (progress.file === "metering" && !counting) {
-              counting = true
-              setImmediate(tick)
-            }
-            if (progress.file === "queries") duringQueries = turns
-          })
+        const turns = eventLoopTurns()
         // 900 rows of 20,000 characters each (18 MB), as one string: fewer rows than one batch,
         // so only pauses between pieces of text can give the loop a turn before the last row.
         const first = JSON.parse(queriesJsonl.split("\n")[0]!) as Record<string, unknown>
@@ -185,11 +182,11 @@ export const dwIngestContract = (name: string, makeStore: () => Layer.Layer<Core
           service.run(admin, organization.id, {
             metering: { format: "csv", open: chunked(meteringCsv) },
             queries: { format: "jsonl", open: () => Stream.make(long) }
-          }, { onProgress })))
-        counting = false
+          }, { onProgress: turns.onProgress })))
+        turns.stop()
         expect(error._tag === "ValidationFailed" && error.details.map((d) => d.field)).toEqual(["queries line 901"])
         // Read in one go, the whole text would be parsed before the only chunk of rows, then one pause at most.
-        expect(duringQueries).toBeGreaterThan(1)
+        expect(turns.duringQueries()).toBeGreaterThan(1)
       }), TIMEOUT)
 
     it.effect("a missing column is named; thresholds come from the organization's settings", () =>
