@@ -23,7 +23,7 @@ import { execFileSync } from "node:child_process"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { byModulePath, cli, external, undiciOnFirstUse } from "../../packages/cli/scripts/bundle-plugins.mjs"
+import { BY_MODULE_PATH, byModulePath, cli, serveScriptOptions, undiciOnFirstUse } from "../../packages/cli/scripts/bundle-plugins.mjs"
 
 const blob = process.argv[2]
 if (blob === undefined) throw new Error("usage: bench/snapshot/build.mjs <blob path>")
@@ -73,18 +73,11 @@ var __costlineUrl = require("node:url").pathToFileURL(__filename).href;`
 
 const script = join(cli, "dist", "bundle", "serve-snapshot.cjs")
 await build({
+  ...serveScriptOptions,
   entryPoints: [join(dirname(fileURLToPath(import.meta.url)), "entry.mjs")],
   outfile: script,
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node22",
-  external,
-  define: { "import.meta.url": "__costlineUrl" },
   banner: { js: banner },
-  minifyWhitespace: true,
-  plugins: [onFirstUse, undiciOnFirstUse, betterSqliteOnFirstUse, byModulePath(["effect", "@effect/platform", "@effect/platform-node", "@effect/cli", "@effect/sql-pg"])],
-  logLevel: "warning"
+  plugins: [onFirstUse, undiciOnFirstUse, betterSqliteOnFirstUse, byModulePath(BY_MODULE_PATH)]
 })
 const started = performance.now()
 execFileSync(process.execPath, ["--snapshot-blob", blob, "--build-snapshot", script], { stdio: ["ignore", "inherit", "ignore"] })

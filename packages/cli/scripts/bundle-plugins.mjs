@@ -13,6 +13,25 @@ export const cli = join(dirname(fileURLToPath(import.meta.url)), "..")
 export const external = ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "node-sql-parser"]
 
 /**
+ * esbuild's options for the server as one classic script (CommonJS, `import.meta.url` as the
+ * launcher's `__costlineUrl`), shared by `dist/bundle/serve.cjs` and the startup-snapshot
+ * prototype (`bench/snapshot/`): each adds its entry, output and plugins.
+ */
+export const serveScriptOptions = {
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node22",
+  external,
+  define: { "import.meta.url": "__costlineUrl" },
+  minifyWhitespace: true,
+  logLevel: "warning"
+}
+
+/** The packages whose index imports `byModulePath` rewrites in the server's script. */
+export const BY_MODULE_PATH = ["effect", "@effect/platform", "@effect/platform-node", "@effect/cli", "@effect/sql-pg"]
+
+/**
  * `import … from "node:http"` in an ES module makes Node build the module's ES facade, which reads
  * every export, and three of node:http's are getters that load Node's own fetch/WebSocket
  * implementation (undici): ~40–150 ms of a cold start for names the server never uses. Through

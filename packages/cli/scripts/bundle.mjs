@@ -11,7 +11,7 @@ import { build } from "esbuild"
 import { createHash } from "node:crypto"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { byModulePath, cli, external, httpThroughRequire, undiciOnFirstUse } from "./bundle-plugins.mjs"
+import { BY_MODULE_PATH, byModulePath, cli, external, httpThroughRequire, serveScriptOptions, undiciOnFirstUse } from "./bundle-plugins.mjs"
 
 const outdir = join(cli, "dist", "bundle")
 // Chunk names carry a content hash: old ones would pile up.
@@ -52,17 +52,10 @@ await build({
  */
 const script = join(outdir, "serve.cjs")
 await build({
+  ...serveScriptOptions,
   entryPoints: [join(cli, "dist", "bin.js")],
   outfile: script,
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node22",
-  external,
-  define: { "import.meta.url": "__costlineUrl" },
-  minifyWhitespace: true,
-  plugins: [httpThroughRequire, undiciOnFirstUse, byModulePath(["effect", "@effect/platform", "@effect/platform-node", "@effect/cli", "@effect/sql-pg"])],
-  logLevel: "warning"
+  plugins: [httpThroughRequire, undiciOnFirstUse, byModulePath(BY_MODULE_PATH)]
 })
 // Not a file to run by itself: no hashbang (a syntax error inside the wrapper).
 const body = readFileSync(script, "utf8").replace(/^#!.*\n/, "")
