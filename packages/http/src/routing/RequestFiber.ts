@@ -45,15 +45,12 @@ export interface Facts {
 
 export class RequestFacts extends Context.Tag("@costline/http/RequestFacts")<RequestFacts, Facts>() {}
 
-/** Facts that no pipeline recorded (outside a request): read as unknown, written to nowhere. */
-const unrecorded = (): Facts => ({ requestId: null, tenant: null })
-
 /** A fresh record, for a host that makes the request's context (`NodeServing`). */
 export const newFacts = (): Facts => ({ requestId: null, tenant: null })
 
-/** The facts of the request `fiber` serves. */
+/** The facts of the request `fiber` serves; outside a request, a fresh record nobody reads again. */
 export const factsOf = (fiber: AnyFiber): Facts =>
-  (fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined) ?? unrecorded()
+  (fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined) ?? newFacts()
 
 /**
  * Starts the request's facts with its id: in the record its host made with the request's context
