@@ -3,13 +3,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Layer, Option } from "effect"
 import { QueryAnalysis } from "@costline/core"
 import { CodeChangesFromEnv } from "../src/Layers.js"
+import { workers } from "./helpers.js"
 import { config } from "../src/OpenAiCompatibleConfig.js"
 
 const withEnv = (env: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
 const providerFor = (env: Record<string, string>) =>
   Effect.map(QueryAnalysis.CodeChanges, (changes) => changes.generatedBy).pipe(
-    Effect.provide(CodeChangesFromEnv.pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(withEnv(env))))
+    Effect.provide(CodeChangesFromEnv.pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(workers), Layer.provide(withEnv(env))))
   )
 
 describe("CodeChangesFromEnv", () => {

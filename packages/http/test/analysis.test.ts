@@ -8,7 +8,8 @@ import {
   DETERMINISTIC_REWRITER,
   OpenAiCompatible,
   type OpenAiCompatibleConfig,
-  QueryAnalyzerLive
+  QueryAnalyzerLive,
+  SqlWorkersLive
 } from "@costline/analysis"
 import { completion, type FakeModelServer, fakeModelServer, type Reply } from "@costline/analysis/testing"
 import { layer } from "@effect/vitest"
@@ -115,7 +116,7 @@ const modelAnalysis = (baseUrl: string, overrides: Partial<OpenAiCompatibleConfi
       retryBaseDelay: Duration.millis(1),
       ...overrides
     })),
-    Layer.provide(FetchHttpClient.layer)
+    Layer.provide([FetchHttpClient.layer, SqlWorkersLive({ size: 1 })])
   )
 
 /** The test server, its analysis configured (through its layer) to use a fake model that answers every request with `reply`. */
