@@ -79,39 +79,59 @@ export const make = (options: SqlWorkersOptions = {}) =>
     const queue = Math.max(0, Math.floor(options.queue ?? DEFAULT_QUEUE))
     const maxHeapMb = options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB
     const entry = options.entry ?? sqlWorkerEntry()
-    const slots: ReadonlyArray<Slot> = Array.from({ length: size }, () => ({ thread: undefined }))
-    const idle = [...slots]
+    const idle: Array<Slot> = Array.from({ length: size }, () => ({ thread: undefined }))
     const permits = yield* Effect.makeSemaphore(size)
     let admitted = 0
     let nextId = 0
 
-    // Closing the scope (the server's shutdown) ends every thread, busy or not.
-    yield* Effect.addFinalizer(() =>
-      Effect.promise(() => Promise.all(slots.map((slot) => slot.thread?.terminate())))
-    )
+    /** Every thread started and not yet exited. */
+    const threads = new Set<Worker>()
+    // Closing the scope (the server's shutdown) ends every thread, busy, idle or starting.
+    yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([...threads].map((thread) => thread.terminate()))))
 
-    const spawn = (slot: Slot): Worker => {
-      const thread = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } })
-      // A thread that dies is replaced by the next job (and an 'error' with no listener would throw).
-      const forget = () => {
-        if (slot.thread === thread) slot.thread = undefined
-      }
-      thread.on("error", forget).on("exit", forget)
-      // Idle threads do not keep the process alive; a running job does (`exchange`).
-      thread.unref()
-      return thread
-    }
+    /** The slot's thread, started (and waited for, outside the time limit) if it has none. */
+    const threadOf = (slot: Slot) =>
+      Effect.async<Worker>((resume) => {
+        if (slot.thread !== undefined) return resume(Effect.succeed(slot.thread))
+        const thread = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } })
+        // A thread that dies is replaced by the next job (and an 'error' with no listener would throw).
+        const forget = () => {
+          if (slot.thread === thread) slot.thread = undefined
+        }
+        thread.on("error", forget).on("exit", () => {
+          forget()
+          threads.delete(thread)
+        })
+        const settle = (result: Effect.Effect<Worker>) => {
+          thread.off("message", onMessage).off("error", onError).off("exit", onExit)
+          resume(result)
+        }
+        const onMessage = (message: { readonly ready?: boolean }) => {
+          if (message.ready !== true) return
+          slot.thread = thread
+          // Idle threads do not keep the process alive; a running job does (`exchange`).
+          thread.unref()
+          settle(Effect.succeed(thread))
+        }
+        const onError = (error: Error) => settle(Effect.die(error))
+        const onExit = (code: number) => settle(Effect.die(new Error(`an analysis worker exited as it started (code ${code})`)))
+        thread.on("message", onMessage).on("error", onError).on("exit", onExit)
+        threads.add(thread)
+        return Effect.sync(() => {
+          thread.off("message", onMessage).off("error", onError).off("exit", onExit)
+          void thread.terminate()
+        })
+      })
 
-    /** Sends the job to the slot's thread (started if need be) and waits for its outcome. */
-    const exchange = (slot: Slot, job: Job) =>
+    /** Sends the job to the thread and waits for its outcome. */
+    const exchange = (slot: Slot, thread: Worker, job: Job) =>
       Effect.async<Outcome, Errors.ValidationFailed | QueryAnalysis.ModelOutputInvalid>((resume) => {
-        const thread = slot.thread ??= spawn(slot)
         const id = nextId++
         const settle = (result: Effect.Effect<Outcome, Errors.ValidationFailed | QueryAnalysis.ModelOutputInvalid>) => {
           thread.off("message", onMessage).off("error", onError).off("exit", onExit).unref()
           resume(result)
         }
-        const onMessage = (message: { readonly id: number; readonly outcome: Outcome }) => {
+        const onMessage = (message: { readonly id?: number; readonly outcome: Outcome }) => {
           if (message.id === id) settle(Effect.succeed(message.outcome))
         }
         const onError = (error: Error) =>
@@ -136,12 +156,13 @@ export const make = (options: SqlWorkersOptions = {}) =>
       Effect.acquireUseRelease(
         Effect.sync(() => idle.pop()!),
         (slot) =>
-          exchange(slot, job).pipe(
-            Effect.timeoutFail({
-              duration: timeLimit,
-              onTimeout: () => tooComplex(job, `took longer than ${seconds} s to analyse`)
-            })
-          ),
+          Effect.flatMap(threadOf(slot), (thread) =>
+            exchange(slot, thread, job).pipe(
+              Effect.timeoutFail({
+                duration: timeLimit,
+                onTimeout: () => tooComplex(job, `took longer than ${seconds} s to analyse`)
+              })
+            )),
         (slot) => Effect.sync(() => idle.push(slot))
       )
 
