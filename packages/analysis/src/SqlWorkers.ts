@@ -24,7 +24,10 @@ export interface SqlWorkersOptions {
   readonly timeLimit?: Duration.DurationInput | undefined
   /** Jobs that may wait for a free thread; beyond them a job fails with `AnalysisBusy`. Default 16. */
   readonly queue?: number | undefined
-  /** The old-generation heap of each thread (MB); a job that needs more fails as too complex. Default 512. */
+  /**
+   * The old-generation heap of each thread (MB); a job that needs more fails as too complex.
+   * Default 256 (the longest query the API takes needs under 64).
+   */
   readonly maxHeapMb?: number | undefined
   /** The worker's entry point. Default: this package's `SqlWorker.js`. */
   readonly entry?: URL | undefined
@@ -32,7 +35,7 @@ export interface SqlWorkersOptions {
 
 export const DEFAULT_TIME_LIMIT = Duration.seconds(10)
 export const DEFAULT_QUEUE = 16
-export const DEFAULT_MAX_HEAP_MB = 512
+export const DEFAULT_MAX_HEAP_MB = 256
 /** How long a caller refused with `AnalysisBusy` is asked to wait. */
 export const BUSY_RETRY_AFTER_SECONDS = 1
 
