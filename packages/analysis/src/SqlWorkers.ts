@@ -25,8 +25,8 @@ export interface SqlWorkersOptions {
   /** Jobs that may wait for a free thread; beyond them a job fails with `AnalysisBusy`. Default 16. */
   readonly queue?: number | undefined
   /**
-   * The old-generation heap of each thread (MB); a job that needs more fails as too complex.
-   * Default 256 (the longest query the API takes needs under 64).
+   * The old-generation heap of each thread (MB): a bound on what one job can take. Default 256
+   * (the longest query the API takes needs under 64); a job that needs more ends its thread, a defect.
    */
   readonly maxHeapMb?: number | undefined
   /** The worker's entry point. Default: this package's `SqlWorker.js`. */
@@ -45,9 +45,9 @@ export type SqlWorkersError<J extends Job> = JobFailure<J["_tag"]> | Errors.Vali
 
 export class SqlWorkers extends Context.Tag("@costline/analysis/SqlWorkers")<SqlWorkers, {
   /**
-   * Runs a job on a worker thread. A job past the time limit, or that exhausts its thread's
-   * heap, fails as too complex (`ValidationFailed`, issue `too_complex`; `ModelOutputInvalid` for
-   * a model's suggestion); with every thread busy and the queue full, `AnalysisBusy`.
+   * Runs a job on a worker thread. A job past the time limit fails as too complex
+   * (`ValidationFailed`, issue `too_complex`; `ModelOutputInvalid` for a model's suggestion);
+   * with every thread busy and the queue full, `AnalysisBusy`.
    */
   readonly run: <J extends Job>(job: J) => Effect.Effect<JobSuccess<J["_tag"]>, SqlWorkersError<J>>
 }>() {}
@@ -137,12 +137,8 @@ export const make = (options: SqlWorkersOptions = {}) =>
         const onMessage = (message: { readonly id?: number; readonly outcome: Outcome }) => {
           if (message.id === id) settle(Effect.succeed(message.outcome))
         }
-        const onError = (error: Error) =>
-          settle(
-            (error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY"
-              ? Effect.fail(tooComplex(job, `needed more than ${maxHeapMb} MB to analyse`))
-              : Effect.die(error)
-          )
+        // A thread that fails (its heap exhausted: unreachable within the API's bounds) is a defect.
+        const onError = (error: Error) => settle(Effect.die(error))
         const onExit = (code: number) => settle(Effect.die(new Error(`an analysis worker exited (code ${code})`)))
         thread.on("message", onMessage).on("error", onError).on("exit", onExit).ref()
         thread.postMessage({ id, job })
