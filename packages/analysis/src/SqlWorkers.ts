@@ -128,9 +128,9 @@ export const make = (options: SqlWorkersOptions = {}) =>
 
     /** Sends the job to the thread and waits for its outcome. */
     const exchange = (slot: Slot, thread: Worker, job: Job) =>
-      Effect.async<Outcome, Errors.ValidationFailed | QueryAnalysis.ModelOutputInvalid>((resume) => {
+      Effect.async<Outcome>((resume) => {
         const id = nextId++
-        const settle = (result: Effect.Effect<Outcome, Errors.ValidationFailed | QueryAnalysis.ModelOutputInvalid>) => {
+        const settle = (result: Effect.Effect<Outcome>) => {
           thread.off("message", onMessage).off("error", onError).off("exit", onExit).unref()
           resume(result)
         }
