@@ -17,12 +17,17 @@ import { baseUrl, call, makeTestServer, seedTenant } from "./support/TestServer.
  * Sends a request whose body stops short of its Content-Length, and returns everything the
  * server writes until it closes the connection.
  */
-const stalledRequest = (head: ReadonlyArray<string>, partialBody: string) =>
+const stalledRequest = (head: ReadonlyArray<string>, partialBody: string, framing: "length" | "chunked" = "length") =>
   Effect.flatMap(baseUrl, (base) =>
     Effect.async<string>((resume) => {
       const { hostname, port } = new URL(base)
       const socket = connect(Number(port), hostname, () => {
-        socket.write([...head, `content-length: ${partialBody.length + 100}`, "", partialBody].join("\r\n"))
+        socket.write(
+          framing === "length"
+            ? [...head, `content-length: ${partialBody.length + 100}`, "", partialBody].join("\r\n")
+            // A first chunk, and no more (no last chunk).
+            : [...head, "transfer-encoding: chunked", "", `${partialBody.length.toString(16)}\r\n${partialBody}\r\n`].join("\r\n")
+        )
       })
       let received = ""
       socket.on("data", (chunk) => (received += chunk.toString()))
@@ -41,6 +46,21 @@ describe("read timeout", () => {
           `authorization: Bearer ${tenant.adminKey}`,
           `x-tenant-id: ${tenant.id}`
         ], "{\"name\":")
+        expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+        expect(answer.toLowerCase()).toContain("connection: close")
+        expect(answer).toContain("\"code\":\"request_timeout\"")
+      }))
+
+    it.effect("a chunked body that stops arriving too (its read is not left to run past the timeout)", () =>
+      Effect.gen(function*() {
+        const tenant = yield* seedTenant
+        const answer = yield* stalledRequest([
+          "POST /v2/teams HTTP/1.1",
+          "host: localhost",
+          "content-type: application/json",
+          `authorization: Bearer ${tenant.adminKey}`,
+          `x-tenant-id: ${tenant.id}`
+        ], "{\"name\":", "chunked")
         expect(answer).toMatch(/^HTTP\/1\.1 408 /)
         expect(answer.toLowerCase()).toContain("connection: close")
         expect(answer).toContain("\"code\":\"request_timeout\"")

@@ -60,7 +60,9 @@ export const bounded = (
   const source = NodeHttpServerRequest.toIncomingMessage(request) as unknown
   if (!(source instanceof IncomingMessage)) return Effect.succeed(request)
   const timeoutMs = Duration.toMillis(timeout)
-  return read(source, maxBytes, timeoutMs).pipe(
+  // Interruptible where the server runs us uninterruptibly: else the timeout would wait for the
+  // read it is to cut short, and a chunked body that stops would hold its connection.
+  return Effect.interruptible(read(source, maxBytes, timeoutMs)).pipe(
     Effect.timeoutFail({ duration: timeout, onTimeout: () => new RequestTimeout({ timeoutMs }) }),
     Effect.map((body) => {
       const { "transfer-encoding": _chunked, ...headers } = request.headers
