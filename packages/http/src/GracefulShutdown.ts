@@ -57,13 +57,16 @@ export const make = (
     if (inFlight.size === 0) onDrained?.()
   }
 
-  const drain = Effect.async<void>((resume) => {
+  // Interruptible: it runs as a finalizer (uninterruptibly), where the timeout could not cut the
+  // wait short and would wait for the last request, however long it ran.
+  const drain = Effect.interruptible(Effect.async<void>((resume) => {
     closing = true
     server?.close()
     for (const response of inFlight) if (!response.headersSent) response.setHeader("connection", "close")
     if (inFlight.size === 0) return resume(Effect.void)
     onDrained = () => resume(Effect.void)
-  }).pipe(
+    return Effect.sync(() => (onDrained = undefined))
+  })).pipe(
     Effect.timeoutTo({ duration: drainTimeout, onSuccess: () => true, onTimeout: () => false }),
     Effect.flatMap((drained) =>
       drained ? Effect.void : Effect.logWarning(`shutdown: ${inFlight.size} request(s) still running; closing them`)
