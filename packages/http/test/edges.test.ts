@@ -184,6 +184,22 @@ describe("health probes", () => {
     SqliteStore.layer({ filename: ":memory:" }),
     Layer.succeed(StoreHealth.StoreHealth, { check: Effect.fail(new Errors.StoreUnavailable({ message: "connection refused" })) })
   )
+  const hanging = Layer.merge(
+    SqliteStore.layer({ filename: ":memory:" }),
+    Layer.succeed(StoreHealth.StoreHealth, { check: Effect.never })
+  )
+  layer(makeTestServer({ store: hanging }), { excludeTestServices: true })("over a store whose check never answers", (it) => {
+    it.effect("/readyz is 503 at its deadline (5 s), and /version answers without the store", () =>
+      Effect.gen(function*() {
+        const ready = yield* call("GET", "/readyz")
+        expect(ready.status).toBe(503)
+        expect(ready.body).toEqual({ status: "unavailable" })
+        const version = yield* call("GET", "/version")
+        expect(version.status).toBe(200)
+        expect(version.body).toMatchObject({ store: null, migrations: null })
+      }))
+  })
+
   layer(makeTestServer({ store: unreachable }), { excludeTestServices: true })("over a store that cannot be reached", (it) => {
     it.effect("/readyz is 503 without naming the cause", () =>
       Effect.gen(function*() {

@@ -16,6 +16,15 @@ export const READINESS_PATH = "/readyz"
 /** A probe must answer within its own deadline even when the network to the store hangs. */
 const READINESS_DEADLINE = Duration.seconds(5)
 
+/**
+ * The store's health within the deadline. Interruptible: the server runs requests
+ * uninterruptibly, where the deadline would wait for a check that hangs, and never answer.
+ */
+const checkWithin = (health: StoreHealth.StoreHealth["Type"]) =>
+  Effect.interruptible(health.check).pipe(
+    Effect.timeoutFail({ duration: READINESS_DEADLINE, onTimeout: () => "timeout" as const })
+  )
+
 const NO_STORE = { "cache-control": "no-store" }
 
 export const liveness = JsonBody.unsafeJson({ status: "ok" }, { headers: NO_STORE })
@@ -28,8 +37,7 @@ const notReady = (body: Record<string, unknown>) =>
 
 /** `/readyz` over the store's health: built once, so a probe needs nothing from its context. */
 export const readiness = (health: StoreHealth.StoreHealth["Type"]) =>
-  health.check.pipe(
-    Effect.timeoutFail({ duration: READINESS_DEADLINE, onTimeout: () => "timeout" as const }),
+  checkWithin(health).pipe(
     Effect.match({
       onFailure: () => notReady({ status: "unavailable" }),
       onSuccess: (status) =>
@@ -41,8 +49,7 @@ export const readiness = (health: StoreHealth.StoreHealth["Type"]) =>
 
 /** `/version`: what is running: the package version, the store and its migrations. */
 export const version = (health: StoreHealth.StoreHealth["Type"]) =>
-  health.check.pipe(
-    Effect.timeoutFail({ duration: READINESS_DEADLINE, onTimeout: () => "timeout" as const }),
+  checkWithin(health).pipe(
     Effect.match({
       onFailure: () => JsonBody.unsafeJson({ version: VERSION, store: null, migrations: null }, { headers: NO_STORE }),
       onSuccess: (status) =>
