@@ -14,6 +14,7 @@ import { internalError } from "./errors/InternalError.js"
 import { failure, PROBLEMS, type ProblemCode } from "./errors/Problem.js"
 import * as ProblemJson from "./errors/ProblemJson.js"
 import { ApiLive } from "./Layers.js"
+import * as BodyLimits from "./middleware/BodyLimits.js"
 import * as RequestId from "./middleware/RequestId.js"
 import { type ApiOptions, loggingLayer, pipelineOptions } from "./Options.js"
 import * as Dispatch from "./routing/Dispatch.js"
@@ -139,7 +140,7 @@ const withAnnouncedLength = async (request: Request, maxBytes: number): Promise<
 }
 
 export const toWebHandler = <E>(options: MountOptions<E>): WebHandler => {
-  const { maxBodyBytes } = pipelineOptions(options)
+  const limits = pipelineOptions(options)
   // HttpApiBuilder.toWebHandler, with the base path applied inside the response handling.
   const web = HttpApp.toWebHandlerLayerWith(
     Layer.mergeAll(ApiLive(options), HttpServer.layerContext, HttpApiBuilder.Middleware.layer).pipe(
@@ -148,7 +149,8 @@ export const toWebHandler = <E>(options: MountOptions<E>): WebHandler => {
     { toHandler: (runtime) => Effect.provide(Effect.map(Dispatch.httpApp, mounted(options)), runtime) }
   )
   return Object.assign(
-    async (request: Request) => web.handler(await withAnnouncedLength(request, maxBodyBytes)),
+    // Each route's own limit, as on the node server: the ingestion route takes whole export files.
+    async (request: Request) => web.handler(await withAnnouncedLength(request, BodyLimits.limitFor(request.url, limits))),
     { dispose: web.dispose }
   )
 }

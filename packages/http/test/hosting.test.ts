@@ -81,6 +81,20 @@ describe("toWebHandler", () => {
     expect((await post(2000)).status).toBe(413)
     expect((await post(500)).status).toBe(200)
   })
+
+  it("holds it to its route's limit: the ingestion route takes more than the API-wide limit", async () => {
+    const reply = await handler(
+      new Request("http://host.example/v2/dw-ingestions", {
+        method: "POST",
+        headers: { ...auth(), "content-type": "application/json" },
+        body: JSON.stringify({ metering: "x".repeat(2000) })
+      })
+    )
+    expect(reply.status).toBe(422)
+    // The body was read whole and its members checked (not refused, nor emptied as too long).
+    const fields = ((await reply.json()) as { details: Array<{ field: string }> }).details.map(({ field }) => field)
+    expect(fields).toContain("body.metering")
+  })
 })
 
 /** Serves `handler` from a node:http server during the describe's tests; reads its origin. */
