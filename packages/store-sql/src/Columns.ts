@@ -3,6 +3,7 @@
  * better-sqlite3 gives ISO text, 0/1 and JSON text; node-postgres gives `Date`, booleans and
  * parsed jsonb. Writes always bind ISO text and JSON text, which both databases accept.
  */
+import { CanonicalTime } from "@costline/core"
 import { DateTime, Effect, Schema } from "effect"
 
 /** A timestamp: ISO-8601 text (SQLite) or a `Date` (timestamptz). */
@@ -109,12 +110,19 @@ export const isoTextMillis = (text: string): number | undefined => {
 /**
  * A timestamp column as `DateTime.unsafeMake` reads it. SQLite's text is what `isoText` wrote,
  * so its instant is computed from the digits: `unsafeMake` tests the text against a zone pattern
- * and parses it with `Date` (~1.3 µs a timestamp, 6% of an audit page). Any other text, and
- * Postgres's `Date`s, take `unsafeMake`.
+ * and parses it with `Date` (~1.3 µs a timestamp, 6% of an audit page). That text is the
+ * instant's canonical one, so the instant keeps it (`CanonicalTime`: an answer writes it as is).
+ * A valid `Date` (Postgres) is read by its milliseconds; any other value takes `unsafeMake`.
  */
 const readDateTime = (value: unknown): DateTime.Utc => {
-  const millis = typeof value === "string" ? isoTextMillis(value) : undefined
-  return DateTime.unsafeMake(millis === undefined ? value as string | Date : millis) as DateTime.Utc
+  if (typeof value === "string") {
+    const millis = isoTextMillis(value)
+    if (millis !== undefined) return CanonicalTime.make(millis, value)
+  } else if (value instanceof Date) {
+    const millis = value.getTime()
+    if (!Number.isNaN(millis)) return CanonicalTime.make(millis)
+  }
+  return DateTime.unsafeMake(value as string | Date) as DateTime.Utc
 }
 
 export const TrustedColumn = {

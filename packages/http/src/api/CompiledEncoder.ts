@@ -18,6 +18,7 @@
  * `test/unit/CompiledEncoder.test.ts` proves the result equal to `Schema.encode` for arbitrary
  * values of every endpoint's success schema.
  */
+import { CanonicalTime } from "@costline/core"
 import { DateTime, Effect, Either, Option, ParseResult, Schema, SchemaAST as AST } from "effect"
 import * as IsoText from "./IsoText.js"
 
@@ -216,8 +217,9 @@ const isDateTimeUtc = (ast: AST.Transformation): boolean =>
   AST.isStringKeyword(ast.from) && Option.isNone(AST.getParseOptionsAnnotation(ast.to)) &&
   Option.isNone(AST.getParseOptionsAnnotation(ast.from))
 
+/** An instant read from a store's canonical text (`CanonicalTime`) is written as that text. */
 const encodeDateTimeUtc: Encode = (value) =>
-  DateTime.isDateTime(value) && DateTime.isUtc(value) ? IsoText.formatIso(value) : GIVE_UP
+  DateTime.isDateTime(value) && DateTime.isUtc(value) ? CanonicalTime.textOf(value) ?? IsoText.formatIso(value) : GIVE_UP
 
 /** Encoding a transformation: its `to` side, the transformation's `encode`, then its `from` side. */
 const compileTransformation = (ast: AST.Transformation): Encode | undefined => {

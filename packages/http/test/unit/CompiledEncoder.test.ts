@@ -5,7 +5,7 @@
  */
 import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { HttpApiSchema } from "@effect/platform"
-import { Audit } from "@costline/core"
+import { Audit, CanonicalTime } from "@costline/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, DateTime, Effect, Either, Exit, FastCheck, Schema } from "effect"
 import { CostlineApi } from "../../src/api/Api.js"
@@ -101,6 +101,27 @@ describe("CompiledEncoder", () => {
       Exit.succeed({ items: [], page_token: null, row_count: 0 })
     )
   })
+})
+
+describe("CompiledEncoder's timestamps", () => {
+  const encode = CompiledEncoder.encodeSuccess(Schema.Struct({ at: Schema.DateTimeUtc }))
+
+  it("writes an instant's kept canonical text as it is, and formats any other", () => {
+    // The text is written unread: `CanonicalTime.make`'s callers prove it is formatIso's (store-sql's
+    // reader keeps only such text). A forged one shows it is the text, not the instant, written.
+    expect(encode({ at: CanonicalTime.make(0, "kept as it is") })).toStrictEqual({ at: "kept as it is" })
+    expect(encode({ at: CanonicalTime.make(1_764_144_000_123) })).toStrictEqual({ at: "2025-11-26T08:00:00.123Z" })
+    expect(encode({ at: DateTime.unsafeMake(1_764_144_000_123) })).toStrictEqual({ at: "2025-11-26T08:00:00.123Z" })
+  })
+
+  it("equals Schema.encode for instants made with their canonical text", () =>
+    FastCheck.assert(
+      FastCheck.property(FastCheck.integer({ min: -8_639_000_000_000_000, max: 8_639_000_000_000_000 }), (millis) => {
+        const value = { at: CanonicalTime.make(millis, DateTime.formatIso(DateTime.unsafeMake(millis))) }
+        expect(encode(value)).toStrictEqual(Schema.encodeSync(Schema.Struct({ at: Schema.DateTimeUtc }))(value))
+      }),
+      { numRuns: 2000 }
+    ))
 })
 
 describe("CompiledEncoder's UUID check", () => {
