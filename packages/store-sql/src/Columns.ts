@@ -163,6 +163,33 @@ const isPlainAssignment = <Fields extends Schema.Struct.Fields, A>(Class: Truste
     own.every((key, index) => key === names[index] && (instance as Record<PropertyKey, unknown>)[key] === undefined)
 }
 
+type ReadInto = (row: Record<string, unknown>, into: Record<string, unknown>) => Record<string, unknown>
+
+/**
+ * Assigns each named column of a row to `into`, through its reader when it has one. Generated once
+ * per row class as one function of straight assignments (`into["id"] = row["id"]; …`): the loop it
+ * replaces (`for … of` over [name, reader] pairs, a keyed read and write per column) was 4% of a
+ * 500-record audit page. A runtime that forbids `new Function` gets the loop.
+ */
+const columnsReader = (names: ReadonlyArray<string>, readers: Record<string, (value: unknown) => unknown>): ReadInto => {
+  const columns = names.map((name) => [name, readers[name]] as const)
+  const used: Array<(value: unknown) => unknown> = []
+  const lines = columns.map(([name, reader]) => {
+    const key = JSON.stringify(name)
+    if (reader === undefined) return `into[${key}] = row[${key}]`
+    used.push(reader)
+    return `into[${key}] = r[${used.length - 1}](row[${key}])`
+  })
+  try {
+    return new Function("r", `return function readColumns(row, into) {\n${lines.join("\n")}\nreturn into\n}`)(used) as ReadInto
+  } catch {
+    return (row, into) => {
+      for (const [name, reader] of columns) into[name] = reader === undefined ? row[name] : reader(row[name])
+      return into
+    }
+  }
+}
+
 /**
  * A row → domain mapper for a domain class: each field is the row's column of the same name,
  * through its reader when it has one, else as the driver returned it (text, numbers). The
@@ -172,11 +199,7 @@ export const trustedRow = <Fields extends Schema.Struct.Fields, A>(
   Class: TrustedClass<Fields, A>,
   readers: Readers<Fields>
 ) => {
-  const columns = Object.keys(Class.fields).map((name) => [name, (readers as Record<string, (value: unknown) => unknown>)[name]] as const)
-  const read = (row: Record<string, unknown>, into: Record<string, unknown>) => {
-    for (const [name, reader] of columns) into[name] = reader === undefined ? row[name] : reader(row[name])
-    return into
-  }
+  const read = columnsReader(Object.keys(Class.fields), readers as Record<string, (value: unknown) => unknown>)
   if (isPlainAssignment(Class)) {
     // A constructor of the class's prototype, not `Object.create`: V8 gives objects made by `new`
     // in-object properties, and 22 fields added to an `Object.create` object made the insights'

@@ -61,6 +61,19 @@ describe("trustedRow", () => {
     })
   })
 
+  it("reads columns of any name, through their readers, into the class's fields", () => {
+    class Awkward extends Schema.Class<Awkward>("Awkward")({
+      "a-b": Schema.String,
+      "quote\"d\\n": Schema.Number,
+      "line\nbreak": Schema.Boolean
+    }) {}
+    const read = Columns.trustedRow(Awkward, { "line\nbreak": Columns.TrustedColumn.boolean })
+    const built = read({ "a-b": "x", "quote\"d\\n": 2, "line\nbreak": 1, other: "ignored" })
+    expect(built).toBeInstanceOf(Awkward)
+    expect(Reflect.ownKeys(built)).toStrictEqual(["a-b", "quote\"d\\n", "line\nbreak"])
+    expect(Object.entries(built)).toStrictEqual([["a-b", "x"], ["quote\"d\\n", 2], ["line\nbreak", true]])
+  })
+
   it("runs the constructor of a class with constructor defaults, which it then applies", () => {
     const { Class, counter } = counting(WithDefault)
     const read = Columns.trustedRow(Class, {})
