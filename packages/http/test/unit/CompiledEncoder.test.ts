@@ -124,6 +124,40 @@ describe("CompiledEncoder's timestamps", () => {
     ))
 })
 
+describe("CompiledEncoder's JSON objects (Record<string, unknown>)", () => {
+  const schema = Schema.Struct({ values: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })) })
+  const encode = CompiledEncoder.encodeSuccess(schema)
+  const sameJson = (value: unknown) => {
+    const expected = Schema.encodeSync(schema)(value as never)
+    expect(encode(value)).toStrictEqual(expected)
+    expect(JSON.stringify(encode(value))).toBe(JSON.stringify(expected))
+  }
+
+  it("answers a plain object as it is: the copy Schema.encode makes has the same keys, order and JSON", () => {
+    const values = JSON.parse("{\"b\":1,\"a\":{\"c\":[1,\"x\",null]},\"2\":true,\"1\":-0.5e-7}")
+    expect((encode({ values }) as { values: unknown }).values).toBe(values)
+    sameJson({ values })
+  })
+
+  it("copies an object with an own __proto__ key (dropped by the copy, as Schema.encode drops it), a class instance or a null-prototype object", () => {
+    const withProto = JSON.parse("{\"a\":1,\"__proto__\":{\"x\":1},\"b\":2}")
+    expect((encode({ values: withProto }) as { values: unknown }).values).not.toBe(withProto)
+    sameJson({ values: withProto })
+    expect(JSON.stringify(encode({ values: withProto }))).toBe("{\"values\":{\"a\":1,\"b\":2}}")
+    class Values {
+      a = 1
+      toJSON() {
+        return "from the class"
+      }
+    }
+    sameJson({ values: new Values() })
+    const bare = Object.assign(Object.create(null), { a: 1 })
+    expect((encode({ values: bare }) as { values: unknown }).values).not.toBe(bare)
+    sameJson({ values: bare })
+    expect(encode({ values: [1] })).toBeUndefined()
+  })
+})
+
 describe("CompiledEncoder's UUID check", () => {
   const pattern = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/i
   const uuidLike = FastCheck.uuid().chain((uuid) =>
