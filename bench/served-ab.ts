@@ -14,7 +14,7 @@
 import { parseArgs } from "node:util"
 import { drive } from "./lib/Load.js"
 import { untilIdle } from "./lib/Cpu.js"
-import { insightGet, insightsList } from "./scenarios/insights.js"
+import { insightGet, insightPatch, insightsList } from "./scenarios/insights.js"
 import { auditExport } from "./scenarios/audit.js"
 import type { Scenario } from "./lib/Scenario.js"
 import { ORGANIZATION, seed } from "./lib/Seed.js"
@@ -41,7 +41,7 @@ interface Side {
 }
 
 const SCENARIOS: Record<string, Scenario> = Object.fromEntries(
-  [insightGet, insightsList, auditExport].map((scenario) => [scenario.name, scenario])
+  [insightGet, insightsList, insightPatch, auditExport].map((scenario) => [scenario.name, scenario])
 )
 const sides: ReadonlyArray<Side> = (flags.side ?? ["{}", "{}"]).map((text) => JSON.parse(text))
 const connections = Number(flags.connections)
