@@ -91,7 +91,9 @@ try {
       cpu_us: runs.map((side) => side.map((run) => Math.round(run.cpuPerRequest))),
       median_cpu_us: medians.map(Math.round),
       median_ratio_to_first: medians.map((value) => Number((value / medians[0]!).toFixed(3))),
-      median_rps: runs.map((side) => Math.round(median(side.map((run) => run.requestsPerSecond))))
+      median_rps: runs.map((side) => Math.round(median(side.map((run) => run.requestsPerSecond)))),
+      /** Each process's peak resident memory so far (MB), this scenario's load included. */
+      peak_rss_mb: servers.map((server) => Number(server.memory().peakRssMb.toFixed(1)))
     }
     log(JSON.stringify(result))
     console.log(JSON.stringify(result))
