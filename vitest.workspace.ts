@@ -5,6 +5,8 @@ const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/`, i
 
 // Tests run against the TypeScript sources, so a stale dist/ can never hide a change.
 export const alias = {
+  // The analysis worker threads too: their entry point bundled from the sources (test-support/analysis/SqlWorkerEntry.ts).
+  "./SqlWorkerEntry.js": fileURLToPath(new URL("./test-support/analysis/SqlWorkerEntry.ts", import.meta.url)),
   "@costline/store-contract": `${pkg("store-contract")}index.ts`,
   "@costline/core": `${pkg("core")}index.ts`,
   "@costline/analysis/testing": `${pkg("analysis")}testing/index.ts`,

@@ -50,6 +50,11 @@ const parser = (): NodeSqlParser.Parser => {
   return loadedParser
 }
 
+/** Loads the parser now rather than at the first parse (an analysis worker does, before its first job). */
+export const loadParser = (): void => {
+  parser()
+}
+
 const parseFailureOf = (error: unknown): ParseFailure | undefined => {
   if (typeof error !== "object" || error === null || !("location" in error)) return undefined
   const start = (error as { location?: { start?: Partial<Omit<ParseFailure, "found">> } }).location?.start

@@ -2,8 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { applyPatch } from "diff"
 import { Effect, Layer } from "effect"
 import { QueryAnalysis } from "@costline/core"
-import { layerDeterministic, layerWithModel, queryDiff } from "../src/CodeChanges.js"
+import { layerWithModel, queryDiff } from "../src/CodeChanges.js"
 import { LanguageModel, type Prompt } from "../src/LanguageModel.js"
+import { deterministic, workers } from "./helpers.js"
 
 const request = (query_text: string, insight_type: QueryAnalysis.QueryInsightType, tables?: Record<string, [string, ...Array<string>]>) =>
   new QueryAnalysis.CodeChangeRequest({ query_text, insight_type, ...(tables === undefined ? {} : { context: { tables } }) })
@@ -13,7 +14,7 @@ const generate = (req: QueryAnalysis.CodeChangeRequest) => Effect.flatMap(QueryA
 /** A model that answers every prompt with `answer` and remembers the prompts. */
 const fakeModel = (answer: Effect.Effect<string, QueryAnalysis.ModelUnavailable>) => {
   const prompts: Array<Prompt> = []
-  const layer = layerWithModel.pipe(Layer.provide(Layer.succeed(LanguageModel, LanguageModel.of({
+  const layer = layerWithModel.pipe(Layer.provide(workers), Layer.provide(Layer.succeed(LanguageModel, LanguageModel.of({
     generatedBy: { provider: "openai-compatible", model: "test-model" },
     complete: (prompt) => Effect.sync(() => prompts.push(prompt)).pipe(Effect.zipRight(answer))
   }))))
@@ -43,7 +44,7 @@ describe("CodeChanges with the deterministic rewriter", () => {
       expect(change.insight_type).toBe("unbounded_sort")
       expect(change.warnings).toHaveLength(1)
       expect(change.explanation).toMatch(/LIMIT 1000/)
-    }).pipe(Effect.provide(layerDeterministic)))
+    }).pipe(Effect.provide(deterministic)))
 
   it.effect("supports only what the rewriter can fix", () =>
     Effect.gen(function*() {
@@ -51,14 +52,14 @@ describe("CodeChanges with the deterministic rewriter", () => {
       expect(changes.supports("select_star")).toBe(true)
       expect(changes.supports("exploding_join")).toBe(false)
       expect(changes.supports("queued_warehouse")).toBe(false)
-    }).pipe(Effect.provide(layerDeterministic)))
+    }).pipe(Effect.provide(deterministic)))
 
   it.effect("rejects unparsable SQL with its position", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(generate(request("SELECT a FROM t ORDER", "unbounded_sort")))
       expect(error._tag).toBe("ValidationFailed")
       expect(error.message).toMatch(/line 1, column 22/)
-    }).pipe(Effect.provide(layerDeterministic)))
+    }).pipe(Effect.provide(deterministic)))
 
   it.effect("rejects opportunities a rewrite cannot address, and ones the query does not show", () =>
     Effect.gen(function*() {
@@ -66,13 +67,13 @@ describe("CodeChanges with the deterministic rewriter", () => {
       expect(warehouse._tag === "ValidationFailed" && warehouse.details[0]).toMatchObject({ field: "insight_type", issue: "not_query_level" })
       const absent = yield* Effect.flip(generate(request("SELECT a FROM t", "select_star")))
       expect(absent._tag === "ValidationFailed" && absent.details[0]).toMatchObject({ field: "insight_type", issue: "not_found" })
-    }).pipe(Effect.provide(layerDeterministic)))
+    }).pipe(Effect.provide(deterministic)))
 
   it.effect("passes on the rewriter's refusal", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(generate(request("SELECT * FROM t", "select_star")))
       expect(error._tag === "ValidationFailed" && error.details[0]?.field).toBe("context.tables")
-    }).pipe(Effect.provide(layerDeterministic)))
+    }).pipe(Effect.provide(deterministic)))
 })
 
 describe("CodeChanges with a language model", () => {

@@ -1,15 +1,16 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Layer, Option } from "effect"
+import { Chunk, type ConfigError, ConfigProvider, Duration, Effect, Fiber, Layer, Option, TestClock } from "effect"
 import { QueryAnalysis } from "@costline/core"
-import { CodeChangesFromEnv } from "../src/Layers.js"
+import { analysisLive, CodeChangesFromEnv, workersConfig } from "../src/Layers.js"
+import { workers } from "./helpers.js"
 import { config } from "../src/OpenAiCompatibleConfig.js"
 
 const withEnv = (env: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
 const providerFor = (env: Record<string, string>) =>
   Effect.map(QueryAnalysis.CodeChanges, (changes) => changes.generatedBy).pipe(
-    Effect.provide(CodeChangesFromEnv.pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(withEnv(env))))
+    Effect.provide(CodeChangesFromEnv.pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(workers), Layer.provide(withEnv(env))))
   )
 
 describe("CodeChangesFromEnv", () => {
@@ -53,5 +54,36 @@ describe("OpenAI-compatible config", () => {
       expect(tuned.maxRetries).toBe(0)
       expect(Option.isNone(tuned.apiKey)).toBe(true)
       expect(String(yield* Effect.flip(read({ ...base, COSTLINE_LLM_MAX_RETRIES: "99" })))).toMatch(/from 0 to 10/)
+    }))
+})
+
+describe("the analysis worker threads' settings", () => {
+  const read = (env: Record<string, string>) => workersConfig.pipe(Effect.provide(withEnv(env)))
+
+  it.effect("come from COSTLINE_ANALYSIS_WORKERS and COSTLINE_ANALYSIS_TIME_LIMIT, else the pool's defaults", () =>
+    Effect.gen(function*() {
+      expect(yield* read({})).toEqual({ size: undefined, timeLimit: undefined })
+      const set = yield* read({ COSTLINE_ANALYSIS_WORKERS: "3", COSTLINE_ANALYSIS_TIME_LIMIT: "2 seconds" })
+      expect(set).toEqual({ size: 3, timeLimit: Duration.seconds(2) })
+      expect(String(yield* Effect.flip(read({ COSTLINE_ANALYSIS_WORKERS: "0" })))).toMatch(/from 1 to 64/)
+    }))
+
+  it.effect("reach the pool analysisLive builds; what the host passes wins", () =>
+    Effect.gen(function*() {
+      const slow = new QueryAnalysis.AnalyzeQueryRequest({
+        query_text: `SELECT ${Array.from({ length: 13_500 }, (_, i) => `c${i}`).join(", ")} FROM t`
+      })
+      const timedOut = (layer: Layer.Layer<QueryAnalysis.QueryAnalyzer, ConfigError.ConfigError>, limit: Duration.Duration) =>
+        Effect.gen(function*() {
+          const analyzer = yield* QueryAnalysis.QueryAnalyzer
+          const fiber = yield* Effect.fork(Effect.flip(analyzer.analyze(slow)))
+          while (Chunk.isEmpty(yield* TestClock.sleeps())) yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+          yield* TestClock.adjust(limit)
+          return (yield* Fiber.join(fiber)).message
+        }).pipe(Effect.provide(layer))
+      const env = withEnv({ COSTLINE_ANALYSIS_TIME_LIMIT: "2 seconds" })
+      expect(yield* timedOut(analysisLive().pipe(Layer.provide(env)), Duration.seconds(2))).toMatch(/longer than 2 s/)
+      const passed = analysisLive({ timeLimit: Duration.seconds(3) }).pipe(Layer.provide(env))
+      expect(yield* timedOut(passed, Duration.seconds(3))).toMatch(/longer than 3 s/)
     }))
 })

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import { QueryAnalysis } from "@costline/core"
-import { layerDeterministic } from "../src/CodeChanges.js"
 import { analyze, layer } from "../src/QueryAnalyzer.js"
 import { parameterizedHash } from "../src/SqlParse.js"
+import { deterministic, workers } from "./helpers.js"
 
 const everything = () => true
 
@@ -72,5 +72,5 @@ describe("QueryAnalyzer", () => {
         ["query_local_spill", false],
         ["select_star", true]
       ])
-    }).pipe(Effect.provide(layer.pipe(Layer.provide(layerDeterministic)))))
+    }).pipe(Effect.provide(layer.pipe(Layer.provideMerge(deterministic), Layer.provide(workers)))))
 })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Either } from "effect"
 import fc from "fast-check"
 import { QueryAnalysis } from "@costline/core"
-import { layerDeterministic } from "../src/CodeChanges.js"
+import { runJob } from "../src/Jobs.js"
 import { analyze } from "../src/QueryAnalyzer.js"
 
 const option = (text: string) => fc.constantFrom("", text)
@@ -40,13 +40,13 @@ describe("any input", () => {
     }), { numRuns: 300 })
   })
 
+  // The worker's side of a built-in code change (the service sends this job to a worker thread).
   it("gives the built-in rewriter's change or its refusal, never invalid output or a defect", () => {
     fc.assert(fc.property(queryText, fc.constantFrom(...QueryAnalysis.QueryInsightType.literals), (query_text, insight_type) => {
       const request = new QueryAnalysis.CodeChangeRequest({ query_text, insight_type, context: { tables: { t: ["a", "b"], u: ["a"] } } })
-      const result = Effect.runSync(
-        Effect.flatMap(QueryAnalysis.CodeChanges, (changes) => changes.generate(request)).pipe(Effect.either, Effect.provide(layerDeterministic))
-      )
-      expect(Either.isRight(result) || result.left._tag === "ValidationFailed").toBe(true)
+      const outcome = runJob({ _tag: "Rewrite", request })
+      expect(outcome._tag === "Success" || (outcome._tag === "Failure" && (outcome.error as { _tag: string })._tag === "ValidationFailed"))
+        .toBe(true)
     }), { numRuns: 300 })
   })
 })

@@ -31,6 +31,25 @@ export const serveScriptOptions = {
 /** The packages whose index imports `byModulePath` rewrites in the server's script. */
 export const BY_MODULE_PATH = ["effect", "@effect/platform", "@effect/platform-node", "@effect/cli", "@effect/sql-pg"]
 
+/** The file name of the analysis worker's entry point, beside `costline.mjs` and `serve.cjs`. */
+export const SQL_WORKER = "sql-worker.mjs"
+
+/**
+ * @costline/analysis starts its worker threads from `SqlWorker.js` beside its own modules in
+ * `dist/`; in the bundle the worker is a file of its own (`dist/bundle/sql-worker.mjs`), found
+ * from the module that asks for it: the script or entry (`dist/bundle/`) or one of its chunks
+ * (`dist/bundle/chunks/`).
+ */
+export const sqlWorkerBesideBundle = {
+  name: "sql-worker-beside-bundle",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]packages[\\/]analysis[\\/]dist[\\/]SqlWorkerEntry\.js$/ }, () => ({
+      loader: "js",
+      contents: `export const sqlWorkerEntry = () => new URL(/\\/chunks\\/[^/]*$/.test(import.meta.url) ? "../${SQL_WORKER}" : "./${SQL_WORKER}", import.meta.url)`
+    }))
+  }
+}
+
 /**
  * `import … from "node:http"` in an ES module makes Node build the module's ES facade, which reads
  * every export, and three of node:http's are getters that load Node's own fetch/WebSocket

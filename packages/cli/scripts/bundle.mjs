@@ -11,9 +11,20 @@ import { build } from "esbuild"
 import { createHash } from "node:crypto"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { BY_MODULE_PATH, byModulePath, cli, external, httpThroughRequire, serveScriptOptions, undiciOnFirstUse } from "./bundle-plugins.mjs"
+import {
+  BY_MODULE_PATH,
+  byModulePath,
+  cli,
+  external,
+  httpThroughRequire,
+  serveScriptOptions,
+  SQL_WORKER,
+  sqlWorkerBesideBundle,
+  undiciOnFirstUse
+} from "./bundle-plugins.mjs"
 
 const outdir = join(cli, "dist", "bundle")
+const banner = { js: "import { createRequire as __costlineRequire } from 'node:module'; const require = __costlineRequire(import.meta.url);" }
 // Chunk names carry a content hash: old ones would pile up.
 rmSync(outdir, { recursive: true, force: true })
 rmSync(join(cli, "dist", "costline.mjs"), { force: true })
@@ -32,11 +43,29 @@ await build({
   // first use (@costline/analysis requires it lazily).
   external,
   // CommonJS dependencies inside an ES module bundle still call `require` (in every chunk).
-  banner: { js: "import { createRequire as __costlineRequire } from 'node:module'; const require = __costlineRequire(import.meta.url);" },
+  banner,
   // Without comments the bundle is ASCII (a few of its dependencies' comments were not), which
   // Node reads and V8 hashes and scans as a one-byte string of half the size.
   minifyWhitespace: true,
-  plugins: [httpThroughRequire, undiciOnFirstUse],
+  plugins: [httpThroughRequire, undiciOnFirstUse, sqlWorkerBesideBundle],
+  logLevel: "warning"
+})
+
+/**
+ * The query-analysis worker thread's entry point (@costline/analysis's `SqlWorker.js`: the SQL
+ * parser, the rules and the rewrites), a module of its own that the bundle's analysis starts
+ * threads from (`sqlWorkerBesideBundle`).
+ */
+await build({
+  entryPoints: [join(cli, "..", "analysis", "dist", "SqlWorker.js")],
+  outfile: join(outdir, SQL_WORKER),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node22",
+  external,
+  banner,
+  minifyWhitespace: true,
   logLevel: "warning"
 })
 
@@ -55,7 +84,8 @@ await build({
   ...serveScriptOptions,
   entryPoints: [join(cli, "dist", "bin.js")],
   outfile: script,
-  plugins: [httpThroughRequire, undiciOnFirstUse, byModulePath(BY_MODULE_PATH)]
+  // Before byModulePath, which also loads the workspace's dist/ modules.
+  plugins: [httpThroughRequire, undiciOnFirstUse, sqlWorkerBesideBundle, byModulePath(BY_MODULE_PATH)]
 })
 // Not a file to run by itself: no hashbang (a syntax error inside the wrapper).
 const body = readFileSync(script, "utf8").replace(/^#!.*\n/, "")

@@ -101,6 +101,15 @@ it("the installed costline command serves the API", async () => {
     // The demo organization's first audit record, read from the store.
     const body = await response.json() as { items: Array<{ operation: string }> }
     expect(body.items.map((item) => item.operation)).toEqual(["create"])
+    // Query analysis runs on the bundle's worker thread, which finds the SQL parser the CLI depends on.
+    const analysis = await fetch(`http://127.0.0.1:${port}/v2/insights/actions/analyze-query`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "x-tenant-id": "demo", "content-type": "application/json" },
+      body: JSON.stringify({ query_text: "SELECT * FROM orders" })
+    })
+    expect(analysis.status).toBe(200)
+    const found = await analysis.json() as { items: Array<{ insight_type: string }> }
+    expect(found.items.map((item) => item.insight_type)).toEqual(["select_star"])
   } finally {
     await new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve()
@@ -108,6 +117,22 @@ it("the installed costline command serves the API", async () => {
       child.kill("SIGTERM")
     })
   }
+})
+
+it("the analysis package analyses a query on its worker thread, from its own dist/", async () => {
+  // What a host that embeds the analysis writes; the pool's threads end with the layer's scope.
+  writeFileSync(join(app, "analyse.mjs"), [
+    "import { analysisLive } from \"@costline/analysis\"",
+    "import { QueryAnalysis } from \"@costline/core\"",
+    "import { Effect } from \"effect\"",
+    "const program = Effect.flatMap(QueryAnalysis.QueryAnalyzer, (analyzer) =>",
+    "  analyzer.analyze(new QueryAnalysis.AnalyzeQueryRequest({ query_text: \"SELECT * FROM orders\" })))",
+    "const insights = await Effect.runPromise(Effect.provide(program, analysisLive({ size: 1 })))",
+    "console.log(JSON.stringify(insights.map((insight) => insight.insight_type)))"
+  ].join("\n"))
+  const result = await run(process.execPath, ["analyse.mjs"], app)
+  expect(result.code, result.stderr).toBe(0)
+  expect(JSON.parse(result.stdout)).toEqual(["select_star"])
 })
 
 it("core's package holds no test code and needs no test runner", async () => {

@@ -47,13 +47,14 @@ export const make = (
   const inFlight = new Set<ServerResponse>()
   let onDrained: (() => void) | undefined
 
+  /** A request's answer starts: tracked until `untrack`, when its response closes. */
   const track = (response: ServerResponse) => {
     inFlight.add(response)
     if (closing && !response.headersSent) response.setHeader("connection", "close")
-    response.once("close", () => {
-      inFlight.delete(response)
-      if (inFlight.size === 0) onDrained?.()
-    })
+  }
+  const untrack = (response: ServerResponse) => {
+    inFlight.delete(response)
+    if (inFlight.size === 0) onDrained?.()
   }
 
   const drain = Effect.async<void>((resume) => {
@@ -82,13 +83,17 @@ export const make = (
       server.on("clientError", ClientErrors.onClientError)
       server.on("checkExpectation", ClientErrors.onUnmetExpectation)
       // Registered before the API's own listener, so it sees every request first.
-      const inFlight = new WeakMap<Socket, number>()
+      const pendingOn = new WeakMap<Socket, number>()
       server.on("request", (request: IncomingMessage, response: ServerResponse) => {
         track(response)
         const socket = request.socket
-        const pending = (inFlight.get(socket) ?? 0) + 1
-        inFlight.set(socket, pending)
-        response.once("close", () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1))
+        const pending = (pendingOn.get(socket) ?? 0) + 1
+        pendingOn.set(socket, pending)
+        // One listener for both counts: a listener per count was a closure and a registration more per request.
+        response.once("close", () => {
+          untrack(response)
+          pendingOn.set(socket, (pendingOn.get(socket) ?? 1) - 1)
+        })
         if (pending > MAX_REQUESTS_IN_FLIGHT_PER_CONNECTION) socket.destroy()
       })
       return server

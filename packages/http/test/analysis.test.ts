@@ -8,11 +8,12 @@ import {
   DETERMINISTIC_REWRITER,
   OpenAiCompatible,
   type OpenAiCompatibleConfig,
-  QueryAnalyzerLive
+  QueryAnalyzerLive,
+  SqlWorkersLive
 } from "@costline/analysis"
 import { completion, type FakeModelServer, fakeModelServer, type Reply } from "@costline/analysis/testing"
 import { layer } from "@effect/vitest"
-import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { expect } from "vitest"
 import { call, makeTestServer, seedTenant } from "./support/TestServer.js"
 
@@ -41,6 +42,24 @@ layer(makeTestServer(), { excludeTestServices: true })("query analysis with the 
       }))
       const clean = yield* analyze(tenant.adminKey, tenant.id, { query_text: "SELECT id FROM orders WHERE id = 1" })
       expect(clean.body).toEqual({ items: [], row_count: 0 })
+    }))
+
+  it.effect("a slow analysis holds no other request: /healthz is answered, again and again, while it runs", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      // ~97,000 characters of select list: about a second of parsing.
+      const query_text = `SELECT ${Array.from({ length: 13_500 }, (_, i) => `c${i}`).join(", ")} FROM t1, t2`
+      const slow = yield* Effect.fork(analyze(tenant.adminKey, tenant.id, { query_text }))
+      let answered = 0
+      while (slow.unsafePoll() === null && answered < 10) {
+        expect((yield* call("GET", "/healthz")).status).toBe(200)
+        answered++
+      }
+      // Parsed on the server's event loop, the analysis would have held every probe after the first.
+      expect(answered).toBe(10)
+      const reply = yield* Fiber.join(slow)
+      expect(reply.status).toBe(200)
+      expect(reply.body.items.map((item: { insight_type: string }) => item.insight_type)).toEqual(["cartesian_join"])
     }))
 
   it.effect("unparsable SQL and bad fields are 422s that say where", () =>
@@ -115,7 +134,7 @@ const modelAnalysis = (baseUrl: string, overrides: Partial<OpenAiCompatibleConfi
       retryBaseDelay: Duration.millis(1),
       ...overrides
     })),
-    Layer.provide(FetchHttpClient.layer)
+    Layer.provide([FetchHttpClient.layer, SqlWorkersLive({ size: 1 })])
   )
 
 /** The test server, its analysis configured (through its layer) to use a fake model that answers every request with `reply`. */

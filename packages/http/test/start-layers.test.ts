@@ -8,7 +8,7 @@
  * docs/performance.md ("Cold start") gives the counts before and after.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { CodeChangesDeterministic, QueryAnalyzerLive } from "@costline/analysis"
+import { CodeChangesDeterministic, QueryAnalyzerLive, SqlWorkersLive } from "@costline/analysis"
 import { contractSecrets, stepsOf } from "@costline/store-contract"
 import { ApiLive } from "@costline/http"
 import * as Dispatch from "../src/routing/Dispatch.js"
@@ -54,7 +54,7 @@ it.live("building the whole API over SQLite stays within its budget of layers an
       ApiLive({
         store: SqliteStore.layer({ filename: join(directory, "start.db") }),
         secrets: contractSecrets,
-        analysis: QueryAnalyzerLive.pipe(Layer.provideMerge(CodeChangesDeterministic)),
+        analysis: QueryAnalyzerLive.pipe(Layer.provideMerge(CodeChangesDeterministic), Layer.provide(SqlWorkersLive())),
         accessLog: true
       }),
       HttpApiBuilder.Middleware.layer

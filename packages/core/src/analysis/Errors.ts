@@ -41,3 +41,14 @@ export class ModelUnavailable extends Schema.TaggedError<ModelUnavailable>()("Mo
 export class ModelOutputInvalid extends Schema.TaggedError<ModelOutputInvalid>()("ModelOutputInvalid", {
   message: Schema.String
 }) {}
+
+/**
+ * Every query-analysis worker is busy and the queue in front of them is full: the request was not
+ * started. Maps to 503 with a Retry-After of `retryAfterSeconds`.
+ * @since 0.1.0
+ * @category errors
+ */
+export class AnalysisBusy extends Schema.TaggedError<AnalysisBusy>()("AnalysisBusy", {
+  message: Schema.String,
+  retryAfterSeconds: Schema.Number
+}) {}

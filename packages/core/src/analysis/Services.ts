@@ -6,7 +6,7 @@
 import { Context, type Effect } from "effect"
 import type { ValidationFailed } from "../shared/Errors.js"
 import type { AnalyzeQueryRequest, CodeChange, CodeChangeRequest, GeneratedBy, QueryInsightType, QueryInsightV2 } from "./Domain.js"
-import type { ModelOutputInvalid, ModelUnavailable } from "./Errors.js"
+import type { AnalysisBusy, ModelOutputInvalid, ModelUnavailable } from "./Errors.js"
 
 /**
  * Executions seen per parameterized hash (QUERY_PARAMETERIZED_HASH), over whatever window the caller keeps.
@@ -22,11 +22,15 @@ export type QueryHistory = ReadonlyMap<string, number>
 export class QueryAnalyzer extends Context.Tag("@costline/core/QueryAnalyzer")<
   QueryAnalyzer,
   {
-    /** Unparsable SQL → ValidationFailed on `query_text` with the line and column. */
+    /**
+     * Unparsable SQL → ValidationFailed on `query_text` with the line and column; a query that
+     * takes longer than the analysis time limit → ValidationFailed `too_complex`; every analysis
+     * worker busy and the queue full → AnalysisBusy.
+     */
     readonly analyze: (
       request: AnalyzeQueryRequest,
       history?: QueryHistory
-    ) => Effect.Effect<ReadonlyArray<QueryInsightV2>, ValidationFailed>
+    ) => Effect.Effect<ReadonlyArray<QueryInsightV2>, ValidationFailed | AnalysisBusy>
   }
 >() {}
 
@@ -34,7 +38,7 @@ export class QueryAnalyzer extends Context.Tag("@costline/core/QueryAnalyzer")<
  * @since 0.1.0
  * @category models
  */
-export type CodeChangeError = ValidationFailed | ModelUnavailable | ModelOutputInvalid
+export type CodeChangeError = ValidationFailed | ModelUnavailable | ModelOutputInvalid | AnalysisBusy
 
 /**
  * @since 0.1.0

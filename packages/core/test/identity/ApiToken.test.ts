@@ -70,6 +70,10 @@ describe("ApiToken", () => {
   it("computes the standard CRC-32 check value", () => {
     expect(ApiToken.crc32("123456789")).toBe(0xcbf43926)
     expect(ApiToken.crc32("")).toBe(0)
+    // Of the text's UTF-8 bytes, a lone surrogate as U+FFFD (values of the table loop it replaced).
+    expect(ApiToken.crc32("é")).toBe(0x0e048d3e)
+    expect(ApiToken.crc32("clk_\u{1F600}")).toBe(0x8b29937b)
+    expect(ApiToken.crc32("\ud800x")).toBe(0x6eef1ea4)
   })
 
   it.prop("hashes to the lower-case hex SHA-256 of the whole token", [token], ([t]) => {

@@ -15,6 +15,7 @@ const declare = <A, I>(
 
 export const Declared = {
   AlreadyExists: declare(Errors.AlreadyExists),
+  AnalysisBusy: declare(QueryAnalysis.AnalysisBusy),
   AttributionTimedOut: declare(Attribution.AttributionTimedOut),
   BadRequest: declare(Errors.BadRequest),
   Conflict: declare(Errors.Conflict),

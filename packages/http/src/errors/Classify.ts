@@ -19,10 +19,15 @@ export const STORE_RETRY_AFTER_SECONDS = 1
 export const MODEL_RETRY_AFTER_SECONDS = 5
 
 /**
- * Every typed failure a handler may report: the domain's, the language model's (query analysis),
- * and an attribution's deadline.
+ * Every typed failure a handler may report: the domain's, query analysis's (the language model's,
+ * busy analysis workers), and an attribution's deadline.
  */
-export type ApiError = Errors.DomainError | QueryAnalysis.ModelUnavailable | QueryAnalysis.ModelOutputInvalid | Attribution.AttributionTimedOut
+export type ApiError =
+  | Errors.DomainError
+  | QueryAnalysis.ModelUnavailable
+  | QueryAnalysis.ModelOutputInvalid
+  | QueryAnalysis.AnalysisBusy
+  | Attribution.AttributionTimedOut
 
 /**
  * Core addresses fields as `query.max_results`, `filters[2].value` or plain `name`; a field with
@@ -60,6 +65,7 @@ export const DOMAIN_CODES = {
   StoreUnavailable: "unavailable",
   ModelUnavailable: "unavailable",
   ModelOutputInvalid: "bad_gateway",
+  AnalysisBusy: "unavailable",
   AttributionTimedOut: "unavailable"
 } as const satisfies Record<ApiError["_tag"], ProblemCode>
 
@@ -88,6 +94,8 @@ export const fromDomainError = (error: ApiError): HttpFailure => {
       return failure(code, error.message, {
         headers: { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds ?? MODEL_RETRY_AFTER_SECONDS))) }
       })
+    case "AnalysisBusy":
+      return failure(code, error.message, { headers: { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } })
     case "AttributionTimedOut":
       // No Retry-After: the same month would most likely take as long again.
       return failure(

@@ -5,7 +5,7 @@
  * GET and HEAD only, at their one spelling (as every route: see `RouteTable`).
  */
 import { type HttpApi, type HttpApp, HttpServerResponse } from "@effect/platform"
-import type { StoreHealth } from "@costline/core"
+import { StoreHealth } from "@costline/core"
 import { Effect } from "effect"
 import * as RequestFiber from "../routing/RequestFiber.js"
 import { V1_PREFIX, V2_PREFIX } from "../api/Versions.js"
@@ -18,7 +18,7 @@ import * as JsonBody from "../api/JsonBody.js"
 
 export const OPENAPI_PATHS = { v2: `${V2_PREFIX}/openapi.json`, v1: `${V1_PREFIX}/openapi.json` } as const
 
-type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, never, StoreHealth.StoreHealth>
+type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse>
 
 const READ_METHODS = ["GET", "HEAD"]
 
@@ -40,14 +40,17 @@ export const make = (
         return answers[version] ??= JsonBody.unsafeJson(documents[version], { headers: { "cache-control": "no-cache" } })
       })
     const assets = DocsPage.makeAssets()
+    // Resolved here, not provided per request: providing it merged the whole context (its ~65
+    // services) into a new one on every probe, 7% of a `/healthz`.
+    const health = yield* StoreHealth.StoreHealth
     const fixed = new Map<string, Handler>([
       [OPENAPI_PATHS.v2, document("v2")],
       [OPENAPI_PATHS.v1, document("v1")],
       [DocsPage.PATH, Effect.succeed(DocsPage.page)],
       [DocsPage.ROOT, Effect.succeed(DocsPage.toPage)],
       [Health.LIVENESS_PATH, Effect.succeed(Health.liveness)],
-      [Health.READINESS_PATH, Health.readiness],
-      [Health.VERSION_PATH, Health.version]
+      [Health.READINESS_PATH, Health.readiness(health)],
+      [Health.VERSION_PATH, Health.version(health)]
     ])
     if (options.exposeMetrics === true && options.metrics !== undefined) {
       fixed.set(
@@ -60,7 +63,6 @@ export const make = (
     const handlerFor = (path: string): Handler | undefined =>
       // Asset names are matched exactly, as they are spelled in the package.
       path.startsWith(docsPrefix) ? assets(path.slice(docsPrefix.length)) : fixed.get(path)
-    const health = yield* Effect.context<StoreHealth.StoreHealth>()
 
     return <E, R>(app: HttpApp.Default<E, R>) =>
       RequestFiber.withRequest((request): HttpApp.Default<E | MethodNotAllowed, R> => {
@@ -69,6 +71,6 @@ export const make = (
         if (!READ_METHODS.includes(request.method)) {
           return Effect.fail(new MethodNotAllowed({ method: request.method, allowed: READ_METHODS }))
         }
-        return Effect.provide(handler, health)
+        return handler
       })
   })

@@ -26,7 +26,8 @@ const notReady = (body: Record<string, unknown>) =>
     headers: { ...NO_STORE, "retry-after": String(STORE_RETRY_AFTER_SECONDS) }
   })
 
-export const readiness = Effect.flatMap(StoreHealth.StoreHealth, (health) =>
+/** `/readyz` over the store's health: built once, so a probe needs nothing from its context. */
+export const readiness = (health: StoreHealth.StoreHealth["Type"]) =>
   health.check.pipe(
     Effect.timeoutFail({ duration: READINESS_DEADLINE, onTimeout: () => "timeout" as const }),
     Effect.match({
@@ -36,10 +37,10 @@ export const readiness = Effect.flatMap(StoreHealth.StoreHealth, (health) =>
           ? JsonBody.unsafeJson({ status: "ready" }, { headers: NO_STORE })
           : notReady({ status: "migrations_pending", pending_migrations: status.pendingMigrations })
     })
-  ))
+  )
 
 /** `/version`: what is running: the package version, the store and its migrations. */
-export const version = Effect.flatMap(StoreHealth.StoreHealth, (health) =>
+export const version = (health: StoreHealth.StoreHealth["Type"]) =>
   health.check.pipe(
     Effect.timeoutFail({ duration: READINESS_DEADLINE, onTimeout: () => "timeout" as const }),
     Effect.match({
@@ -55,4 +56,4 @@ export const version = Effect.flatMap(StoreHealth.StoreHealth, (health) =>
           }
         }, { headers: NO_STORE })
     })
-  ))
+  )

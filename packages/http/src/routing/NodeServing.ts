@@ -32,10 +32,18 @@ import {
   UrlParams
 } from "@effect/platform"
 import { NodeMultipart, NodeStream } from "@effect/platform-node"
-import { Cause, Context, Effect, Exit, Inspectable, Option, Runtime, RuntimeFlags, Scope, type Stream } from "effect"
+import { Cause, Context, Effect, Exit, type Fiber, Inspectable, Option, Runtime, RuntimeFlags, Scope, type Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Readable } from "node:stream"
+import { NodeBody } from "./NodeBody.js"
 import * as RequestFiber from "./RequestFiber.js"
+
+/** The body size bound (`HttpIncomingMessage.MaxBodySize`) in a fiber's context, in bytes. */
+export const maxBodyBytes = (fiber: Fiber.RuntimeFiber<unknown, unknown>): number | undefined =>
+  Option.match(Context.get(fiber.currentContext, HttpIncomingMessage.MaxBodySize), {
+    onNone: () => undefined,
+    onSome: (size) => Number(size)
+  })
 
 /**
  * An `HttpServerRequest` over node's `IncomingMessage`: what the platform's own (internal) node
@@ -53,11 +61,14 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
     readonly url: string = source.url!,
     private headersOverride?: Headers.Headers,
     private readonly remoteAddressOverride?: string,
-    /** Shared by the requests `modify` derives, so a body is read once whichever reads it. */
-    private readonly body: { text?: Effect.Effect<string, HttpServerError.RequestError> } = {}
+    body?: NodeBody
   ) {
     super()
+    this.body = body ?? new NodeBody(source, this.onError)
   }
+
+  /** Shared by the requests `modify` derives, so a body is read once whichever reads it. */
+  readonly body: NodeBody
 
   get originalUrl(): string {
     return this.source.url!
@@ -95,10 +106,7 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
 
   /** Read once (later reads get the same text), up to the `MaxBodySize` of the fiber that reads first. */
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
-    return this.body.text ??= Effect.runSync(Effect.cached(
-      Effect.flatMap(HttpIncomingMessage.MaxBodySize, (maxBodySize) =>
-        NodeStream.toString(() => this.source, { onFailure: this.onError, maxBytes: Option.getOrUndefined(maxBodySize) }))
-    ))
+    return this.body.outcome ?? Effect.withFiberRuntime((fiber) => this.body.read(maxBodyBytes(fiber)))
   }
 
   get json(): Effect.Effect<unknown, HttpServerError.RequestError> {

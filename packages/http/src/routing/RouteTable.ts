@@ -167,8 +167,12 @@ const precedes = (a: { readonly order: number; readonly route: Route }, b: { rea
  */
 const lookup = (table: RouteTable, parts: ReadonlyArray<string>): ReadonlyArray<Route> => {
   const found: Array<{ readonly order: number; readonly route: Route }> = []
+  // A node's routes share one path and are in declaration order already: only routes of two
+  // paths (a literal and a parameter both matching) need sorting.
+  let nodesReached = 0
   const walk = (at: Node, index: number) => {
     if (index === parts.length) {
+      if (at.ends.length > 0) nodesReached++
       for (const end of at.ends) found.push(end)
       return
     }
@@ -177,7 +181,7 @@ const lookup = (table: RouteTable, parts: ReadonlyArray<string>): ReadonlyArray<
     if (at.param !== undefined) walk(at.param, index + 1)
   }
   walk(table.root, 0)
-  if (found.length > 1) found.sort(precedes)
+  if (nodesReached > 1) found.sort(precedes)
   return found.map((end) => end.route)
 }
 

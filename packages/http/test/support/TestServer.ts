@@ -3,7 +3,7 @@
  * plus core's services on the same store for seeding. Requests go through `fetch`.
  */
 import { HttpServer } from "@effect/platform"
-import { CodeChangesDeterministic, QueryAnalyzerLive } from "@costline/analysis"
+import { CodeChangesDeterministic, QueryAnalyzerLive, SqlWorkersLive } from "@costline/analysis"
 import { Actor, ApiKeys, Core, Organizations, Sessions, Users } from "@costline/core"
 import type { Identity, Ids } from "@costline/core"
 import { contractSecrets } from "@costline/store-contract"
@@ -18,7 +18,8 @@ export const makeTestServer = (
   const store = options.store ?? SqliteStore.layer({ filename: ":memory:" })
   // Never the environment's: a developer's COSTLINE_* settings must not change what tests see.
   const secrets = options.secrets ?? contractSecrets
-  const analysis = options.analysis ?? QueryAnalyzerLive.pipe(Layer.provideMerge(CodeChangesDeterministic))
+  const analysis = options.analysis ??
+    QueryAnalyzerLive.pipe(Layer.provideMerge(CodeChangesDeterministic), Layer.provide(SqlWorkersLive({ size: 1 })))
   return Layer.mergeAll(
     // No rate limit unless a test asks: a burst of test requests on one key must not meet 429s.
     // Nor a failed-authentication limit: the tests of bad credentials all come from 127.0.0.1.

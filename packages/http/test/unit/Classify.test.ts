@@ -45,13 +45,19 @@ describe("fromDomainError", () => {
   })
 })
 
-describe("fromDomainError, for the language model's failures", () => {
+describe("fromDomainError, for query analysis's failures", () => {
   it("an unavailable model is a 503 with the provider's Retry-After, else the default", () => {
     const asked = fromDomainError(new QueryAnalysis.ModelUnavailable({ reason: "rate_limited", message: "busy", retryAfterSeconds: 7 }))
     expect(asked).toMatchObject({ code: "unavailable", detail: "busy", headers: { "retry-after": "7" } })
     expect(PROBLEMS[asked.code].status).toBe(503)
     const unasked = fromDomainError(new QueryAnalysis.ModelUnavailable({ reason: "timeout", message: "slow" }))
     expect(unasked.headers).toEqual({ "retry-after": String(MODEL_RETRY_AFTER_SECONDS) })
+  })
+
+  it("busy analysis workers are a 503 with their Retry-After", () => {
+    const busy = fromDomainError(new QueryAnalysis.AnalysisBusy({ message: "every worker is busy", retryAfterSeconds: 1 }))
+    expect(busy).toMatchObject({ code: "unavailable", detail: "every worker is busy", headers: { "retry-after": "1" } })
+    expect(PROBLEMS[busy.code].status).toBe(503)
   })
 
   it("unusable model output is a 502 bad_gateway with the reason", () => {

@@ -31,6 +31,7 @@ export class AnalysisApi extends v2(
         .annotate(Requires, Access.read("insights"))
         .setPayload(QueryAnalysis.AnalyzeQueryRequest)
         .addSuccess(QueryInsightList)
+        .addError(Declared.AnalysisBusy)
     )
     .add(
       HttpApiEndpoint.post("generateCodeChange", "/insights/actions/generate-code-change")
@@ -39,5 +40,6 @@ export class AnalysisApi extends v2(
         .addSuccess(QueryAnalysis.CodeChange)
         .addError(Declared.ModelUnavailable)
         .addError(Declared.ModelOutputInvalid)
+        .addError(Declared.AnalysisBusy)
     )
 ) {}
