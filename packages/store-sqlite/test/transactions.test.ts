@@ -107,19 +107,21 @@ describe.each([
       const filename = databaseFile(`held-elsewhere-${tracingName}.db`)
       const other = new Sqlite(filename)
       yield* Effect.addFinalizer(() => Effect.sync(() => other.close()))
-      other.exec("PRAGMA journal_mode = WAL; CREATE TABLE notes (text TEXT NOT NULL)")
+      const exec = (...statements: Array<string>) => statements.forEach((statement) => other.prepare(statement).run())
+      other.pragma("journal_mode = WAL")
+      exec("CREATE TABLE notes (text TEXT NOT NULL)")
       // Opened (and migrated) before the other connection takes the lock.
       const opened = yield* Layer.build(Layer.merge(SqliteStore.layer({ filename, busyTimeout: "10 seconds" }), tracing))
       yield* Effect.gen(function*() {
         // Another process's write transaction: its BEGIN IMMEDIATE refuses ours (SQLITE_BUSY).
-        other.exec("BEGIN IMMEDIATE; INSERT INTO notes VALUES ('other')")
+        exec("BEGIN IMMEDIATE", "INSERT INTO notes VALUES ('other')")
         const transactor = yield* Transactor.Transactor
         const sql = yield* SqlClient
         const ours = yield* Effect.fork(transactor.withTransaction(sql`INSERT INTO notes VALUES ('ours')`))
         // Refused and retrying, not failed: the lock is still the other connection's.
         yield* Effect.sleep("30 millis")
         expect(Option.isNone(yield* Fiber.poll(ours))).toBe(true)
-        other.exec("COMMIT")
+        exec("COMMIT")
         yield* Fiber.join(ours)
         expect(yield* sql`SELECT text FROM notes ORDER BY rowid`).toEqual([{ text: "other" }, { text: "ours" }])
       }).pipe(Effect.provide(opened))
