@@ -14,7 +14,7 @@
 import { parseArgs } from "node:util"
 import { drive } from "./lib/Load.js"
 import { untilIdle } from "./lib/Cpu.js"
-import { insightGet, insightsList } from "./scenarios/insights.js"
+import { insightGet, insightPatch, insightsList } from "./scenarios/insights.js"
 import { auditExport } from "./scenarios/audit.js"
 import type { Scenario } from "./lib/Scenario.js"
 import { ORGANIZATION, seed } from "./lib/Seed.js"
@@ -41,7 +41,7 @@ interface Side {
 }
 
 const SCENARIOS: Record<string, Scenario> = Object.fromEntries(
-  [insightGet, insightsList, auditExport].map((scenario) => [scenario.name, scenario])
+  [insightGet, insightsList, insightPatch, auditExport].map((scenario) => [scenario.name, scenario])
 )
 const sides: ReadonlyArray<Side> = (flags.side ?? ["{}", "{}"]).map((text) => JSON.parse(text))
 const connections = Number(flags.connections)
@@ -91,7 +91,9 @@ try {
       cpu_us: runs.map((side) => side.map((run) => Math.round(run.cpuPerRequest))),
       median_cpu_us: medians.map(Math.round),
       median_ratio_to_first: medians.map((value) => Number((value / medians[0]!).toFixed(3))),
-      median_rps: runs.map((side) => Math.round(median(side.map((run) => run.requestsPerSecond))))
+      median_rps: runs.map((side) => Math.round(median(side.map((run) => run.requestsPerSecond)))),
+      /** Each process's peak resident memory so far (MB), this scenario's load included. */
+      peak_rss_mb: servers.map((server) => Number(server.memory().peakRssMb.toFixed(1)))
     }
     log(JSON.stringify(result))
     console.log(JSON.stringify(result))

@@ -212,6 +212,9 @@ export * as Secrets from "./secrets/Secrets.js"
 export * as Actor from "./shared/Actor.js"
 
 /** @since 0.1.0 */
+export * as CanonicalTime from "./shared/CanonicalTime.js"
+
+/** @since 0.1.0 */
 export * as Errors from "./shared/Errors.js"
 
 /** @since 0.1.0 */

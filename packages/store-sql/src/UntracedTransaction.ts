@@ -34,6 +34,13 @@ export interface Options {
    * holds nothing. Runs uninterruptibly, as `makeWithTransaction`'s acquisition does.
    */
   readonly acquire: Effect.Effect<readonly [Scope.CloseableScope, Connection], SqlError>
+  /**
+   * The outermost transaction's fast way in, when the store has one: `use` runs with the
+   * connection inside its BEGIN, taken at once because nothing holds it, and released after
+   * (no scope); None, having held nothing, when something does (or BEGIN must wait), and
+   * `acquire` is used instead. Runs uninterruptibly, as `acquire`.
+   */
+  readonly ifFree?: (<X, R>(use: (connection: Connection) => Effect.Effect<X, never, R>) => Effect.Effect<Option.Option<X>, SqlError, R>) | undefined
   /** The store's outermost transaction with its span, for a runtime whose tracing is on. */
   readonly traced: WithTransaction
   /**
@@ -65,23 +72,38 @@ const savepoint = <A, E, R>(connection: Connection, depth: number, release: bool
     )
   })
 
-/** The outermost transaction: COMMIT when `effect` succeeds, else ROLLBACK; the connection released either way. */
-const outermost = <A, E, R>(acquire: Options["acquire"], effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
-  Effect.uninterruptibleMask((restore) =>
-    Effect.flatMap(acquire, ([scope, connection]) =>
-      Effect.exit(withEntries(restore(effect), [[TransactionConnection, [connection, 0]]])).pipe(
-        Effect.flatMap((exit) =>
+/** `effect` on the connection inside its BEGIN, then COMMIT when it succeeded, else ROLLBACK: its exit. */
+const onConnection = <A, E, R>(connection: Connection, effect: Effect.Effect<A, E, R>): Effect.Effect<Exit.Exit<A, E>, never, R> =>
+  Effect.flatMap(
+    Effect.exit(withEntries(effect, [[TransactionConnection, [connection, 0]]])),
+    (exit) => Effect.as(Effect.orDie(runOn(connection, Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK")), exit)
+  )
+
+/**
+ * The outermost transaction: COMMIT when `effect` succeeds, else ROLLBACK; the connection released
+ * either way. Through the store's fast way in when it has one and the connection is free.
+ */
+const outermost = <A, E, R>(options: Options, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  Effect.uninterruptibleMask((restore) => {
+    const scoped = Effect.flatMap(options.acquire, ([scope, connection]) =>
+      Effect.flatMap(
+        Effect.exit(withEntries(restore(effect), [[TransactionConnection, [connection, 0]]])),
+        (exit) =>
           Effect.orDie(runOn(connection, Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK")).pipe(
             Effect.ensuring(Scope.close(scope, exit)),
             Effect.zipRight(exit)
           )
-        )
       ))
-  )
+    if (options.ifFree === undefined) return scoped
+    return Effect.flatMap(
+      options.ifFree((connection) => onConnection(connection, restore(effect))),
+      Option.match({ onNone: () => scoped, onSome: (exit) => exit })
+    )
+  })
 
 export const make = (options: Options): WithTransaction => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.withFiberRuntime<A, E | SqlError, R>((fiber) => {
     const outer = Context.getOption(fiber.currentContext, TransactionConnection)
     if (Option.isSome(outer)) return savepoint(outer.value[0], outer.value[1] + 1, options.releaseSavepoints, effect)
-    return fiber.getFiberRef(FiberRef.currentTracerEnabled) ? options.traced(effect) : outermost(options.acquire, effect)
+    return fiber.getFiberRef(FiberRef.currentTracerEnabled) ? options.traced(effect) : outermost(options, effect)
   })

@@ -24,7 +24,7 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import Sqlite from "better-sqlite3"
-import { Context, Effect, Scope, Stream } from "effect"
+import { Context, Effect, type Option, Scope, Stream } from "effect"
 import { mayChangeCredentials } from "./CredentialWrites.js"
 
 /** Distinct statement texts kept prepared (as `@effect/sql-sqlite-node`'s default). */
@@ -150,6 +150,12 @@ export interface SqliteClient extends Client.SqlClient {
    * which spares it `Scope.extend` (a copy of the request's whole context per transaction).
    */
   readonly reserveIn: (scope: Scope.Scope) => Effect.Effect<Connection>
+  /**
+   * `use` with the connection reserved, when nothing holds it right now; None, without waiting,
+   * when something does. A write transaction's way in when the connection is free (nearly
+   * always): no scope, no wait (`SqliteTransactor`).
+   */
+  readonly ifFree: <A, E, R>(use: (connection: Connection) => Effect.Effect<A, E, R>) => Effect.Effect<Option.Option<A>, E, R>
 }
 
 /** Whether `sql` is this package's client (the store's Transactor runs over nothing else). */
@@ -212,6 +218,14 @@ export const make = (options: SqliteClientOptions): Effect.Effect<SqliteClient, 
         )
       )
     const reserve = Effect.flatMap(Effect.scope, reserveIn)
+    const unhold = Effect.sync(() => {
+      held = false
+    })
+    const ifFree = <A, E, R>(use: (connection: Connection) => Effect.Effect<A, E, R>) =>
+      permit.withPermitsIfAvailable(1)(Effect.suspend(() => {
+        held = true
+        return Effect.ensuring(use(connection), unhold)
+      }))
 
     const client = yield* Client.make({
       acquirer: Effect.succeed(shared),
@@ -219,5 +233,5 @@ export const make = (options: SqliteClientOptions): Effect.Effect<SqliteClient, 
       compiler: Statement.makeCompilerSqlite(),
       spanAttributes: [["db.system.name", "sqlite"]]
     })
-    return Object.assign(client, { changeStamp: changes.stamp, reserveIn })
+    return Object.assign(client, { changeStamp: changes.stamp, reserveIn, ifFree })
   })

@@ -14,7 +14,8 @@ import { StorePool, Transactor } from "@costline/core"
 import { makeStoreErrors, makeTransactor, SqlDialect, UntracedTransaction } from "@costline/store-sql"
 import { makeWithTransaction, SqlClient, TransactionConnection } from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
-import { Context, Duration, Effect, Exit, Layer, Schedule, Scope } from "effect"
+import type { Connection } from "@effect/sql/SqlConnection"
+import { Context, Duration, Effect, Exit, Layer, Option, Schedule, Scope } from "effect"
 import { isSqliteClient } from "./SqliteClient.js"
 import * as WriteLock from "./WriteLock.js"
 import { writeLockFor } from "./WriteLock.js"
@@ -104,8 +105,26 @@ export const make = (filename: string, busyTimeout: Duration.Duration, writeLock
       rollback: (connection) => run(connection, "ROLLBACK"),
       rollbackSavepoint: (connection, id) => run(connection, `ROLLBACK TO SAVEPOINT costline_${id}`)
     })
+    // The write lock and the connection taken at once when both are free (nearly always), and
+    // BEGIN IMMEDIATE run: no scope, no wait, no retry driver. A BEGIN refused because another
+    // process writes gives them back, and `acquireConnection` waits and retries instead.
+    const ifFree = isSqliteClient(sql)
+      ? <X, R>(use: (connection: Connection) => Effect.Effect<X, never, R>) =>
+        Effect.map(
+          WriteLock.ifFree(
+            writeLock,
+            sql.ifFree((connection) =>
+              Effect.matchEffect(run(connection, "BEGIN IMMEDIATE"), {
+                onFailure: (error) => (isBusy(error) ? Effect.succeedNone : Effect.fail(error)),
+                onSuccess: () => Effect.asSome(use(connection))
+              })
+            )
+          ),
+          (taken) => Option.flatten(Option.flatten(taken))
+        )
+      : undefined
     // With tracing off (the server's default), without `makeWithTransaction`'s span and context copies.
-    const withTransaction = UntracedTransaction.make({ acquire: acquireConnection, traced: outermost, releaseSavepoints: true })
+    const withTransaction = UntracedTransaction.make({ acquire: acquireConnection, ifFree, traced: outermost, releaseSavepoints: true })
     return makeTransactor(makeStoreErrors(dialect.classify), withTransaction)
   })
 

@@ -4,7 +4,7 @@
  * the event loop the lock holder needs to reach COMMIT, so connections of the same process queue
  * here instead. Other processes are still handled by `busy_timeout`.
  */
-import { Effect } from "effect"
+import { Effect, type Option } from "effect"
 import { resolve } from "node:path"
 
 const locks = new Map<string, Effect.Semaphore>()
@@ -46,6 +46,18 @@ export const acquire = (lock: Effect.Semaphore): Effect.Effect<Effect.Effect<voi
   }).pipe(Effect.map(() => {
     usage.held++
     return held
+  }))
+}
+
+/**
+ * `effect` with the lock held, when it is free right now; None, without waiting, when it is not.
+ * Counted as `acquire` counts its hold (a transaction's fast way in, `SqliteTransactor`).
+ */
+export const ifFree = <A, E, R>(lock: Effect.Semaphore, effect: Effect.Effect<A, E, R>): Effect.Effect<Option.Option<A>, E, R> => {
+  const usage = usageOf(lock)
+  return lock.withPermitsIfAvailable(1)(Effect.suspend(() => {
+    usage.held++
+    return Effect.ensuring(effect, Effect.sync(() => void usage.held--))
   }))
 }
 

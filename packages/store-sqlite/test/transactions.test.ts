@@ -7,14 +7,18 @@ import { Transactor } from "@costline/core"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient, TransactionConnection } from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Exit, Fiber, Layer } from "effect"
+/// <reference path="../src/better-sqlite3.d.ts" />
+import Sqlite from "better-sqlite3"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
+import { useTempDirectory } from "./support/tempDatabase.js"
 
 const store = SqliteStore.layer({ filename: ":memory:" })
+const databaseFile = useTempDirectory()
 
 describe.each([
   ["on", Layer.empty],
   ["off", Layer.setTracerEnabled(false)]
-] as const)("with tracing %s", (_, tracing) => {
+] as const)("with tracing %s", (tracingName, tracing) => {
   const provided = <A, E>(effect: Effect.Effect<A, E, Transactor.Transactor | SqlClient>) =>
     effect.pipe(Effect.provide(Layer.fresh(store)), Effect.provide(tracing))
 
@@ -76,4 +80,50 @@ describe.each([
       yield* transactor.withTransaction(sql`INSERT INTO notes VALUES ('after')`)
       expect(yield* sql`SELECT text FROM notes ORDER BY rowid`).toEqual([{ text: "committed" }, { text: "after" }])
     })))
+  // A transaction takes the write lock and the connection at once when both are free; one that
+  // finds either held waits for it (the scoped way in), as one does for another process's lock.
+  it.live("a transaction that finds another fiber's transaction open waits for it, then commits after it", () =>
+    provided(Effect.gen(function*() {
+      const transactor = yield* Transactor.Transactor
+      const sql = yield* SqlClient
+      yield* sql`CREATE TABLE notes (text TEXT NOT NULL)`
+      const inside = yield* Deferred.make<void>()
+      const finish = yield* Deferred.make<void>()
+      const first = yield* Effect.fork(transactor.withTransaction(
+        sql`INSERT INTO notes VALUES ('first')`.pipe(Effect.zipRight(Deferred.succeed(inside, undefined)), Effect.zipRight(Deferred.await(finish)))
+      ))
+      yield* Deferred.await(inside)
+      const second = yield* Effect.fork(transactor.withTransaction(sql`INSERT INTO notes VALUES ('second')`))
+      yield* Effect.yieldNow()
+      expect(Option.isNone(yield* Fiber.poll(second))).toBe(true)
+      yield* Deferred.succeed(finish, undefined)
+      yield* Fiber.join(first)
+      yield* Fiber.join(second)
+      expect(yield* sql`SELECT text FROM notes ORDER BY rowid`).toEqual([{ text: "first" }, { text: "second" }])
+    })))
+
+  it.live("a transaction that finds another connection holding the database's write lock waits and commits once it is free", () =>
+    Effect.gen(function*() {
+      const filename = databaseFile(`held-elsewhere-${tracingName}.db`)
+      const other = new Sqlite(filename)
+      yield* Effect.addFinalizer(() => Effect.sync(() => other.close()))
+      const exec = (...statements: Array<string>) => statements.forEach((statement) => other.prepare(statement).run())
+      other.pragma("journal_mode = WAL")
+      exec("CREATE TABLE notes (text TEXT NOT NULL)")
+      // Opened (and migrated) before the other connection takes the lock.
+      const opened = yield* Layer.build(Layer.merge(SqliteStore.layer({ filename, busyTimeout: "10 seconds" }), tracing))
+      yield* Effect.gen(function*() {
+        // Another process's write transaction: its BEGIN IMMEDIATE refuses ours (SQLITE_BUSY).
+        exec("BEGIN IMMEDIATE", "INSERT INTO notes VALUES ('other')")
+        const transactor = yield* Transactor.Transactor
+        const sql = yield* SqlClient
+        const ours = yield* Effect.fork(transactor.withTransaction(sql`INSERT INTO notes VALUES ('ours')`))
+        // Refused and retrying, not failed: the lock is still the other connection's.
+        yield* Effect.sleep("30 millis")
+        expect(Option.isNone(yield* Fiber.poll(ours))).toBe(true)
+        exec("COMMIT")
+        yield* Fiber.join(ours)
+        expect(yield* sql`SELECT text FROM notes ORDER BY rowid`).toEqual([{ text: "other" }, { text: "ours" }])
+      }).pipe(Effect.provide(opened))
+    }).pipe(Effect.scoped))
 })

@@ -3,6 +3,7 @@
  * prototype with the columns assigned, without running the constructor per row, and falls back
  * to the constructor for a class whose constructor does more (defaults, properties of its own).
  */
+import { CanonicalTime } from "@costline/core"
 import { Columns } from "@costline/store-sql"
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Equal, FastCheck, Schema } from "effect"
@@ -58,6 +59,19 @@ describe("trustedRow", () => {
       expect(Equal.equals(value, expected[index])).toBe(true)
       expect(JSON.stringify(value)).toBe(JSON.stringify(expected[index]))
     })
+  })
+
+  it("reads columns of any name, through their readers, into the class's fields", () => {
+    class Awkward extends Schema.Class<Awkward>("Awkward")({
+      "a-b": Schema.String,
+      "quote\"d\\n": Schema.Number,
+      "line\nbreak": Schema.Boolean
+    }) {}
+    const read = Columns.trustedRow(Awkward, { "line\nbreak": Columns.TrustedColumn.boolean })
+    const built = read({ "a-b": "x", "quote\"d\\n": 2, "line\nbreak": 1, other: "ignored" })
+    expect(built).toBeInstanceOf(Awkward)
+    expect(Reflect.ownKeys(built)).toStrictEqual(["a-b", "quote\"d\\n", "line\nbreak"])
+    expect(Object.entries(built)).toStrictEqual([["a-b", "x"], ["quote\"d\\n", 2], ["line\nbreak", true]])
   })
 
   it("runs the constructor of a class with constructor defaults, which it then applies", () => {
@@ -134,5 +148,42 @@ describe("TrustedColumn.dateTime", () => {
     }
     const date = new Date("2026-11-26T08:00:00.000Z")
     expect(read(date)).toStrictEqual(made(date))
+  })
+
+  it("keeps the text it read only when that is the instant's canonical text (formatIso's)", () => {
+    const nearMiss = FastCheck.tuple(
+      FastCheck.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }),
+      FastCheck.nat(23),
+      FastCheck.constantFrom("0", "9", "3", "1", "-", ":", "T", "Z", " ", "+", "a", "", "\u0660")
+    ).map(([millis, index, replacement]) => {
+      const text = new Date(millis).toISOString()
+      return index === 0 && replacement === "" ? text : text.slice(0, index) + replacement + text.slice(index + 1)
+    })
+    let kept = 0
+    FastCheck.assert(
+      FastCheck.property(nearMiss, (text) => {
+        let value: DateTime.Utc
+        try {
+          value = Columns.TrustedColumn.dateTime(text)
+        } catch {
+          return
+        }
+        const canonical = CanonicalTime.textOf(value)
+        if (canonical !== undefined) {
+          kept++
+          expect(canonical).toBe(text)
+          expect(canonical).toBe(DateTime.formatIso(value))
+        }
+      }),
+      { numRuns: 5000 }
+    )
+    expect(kept).toBeGreaterThan(100)
+    expect(CanonicalTime.textOf(Columns.TrustedColumn.dateTime("2026-11-26T08:00:00.000Z"))).toBe("2026-11-26T08:00:00.000Z")
+    expect(CanonicalTime.textOf(Columns.TrustedColumn.dateTime("0000-01-01T00:00:00.000Z"))).toBe("0000-01-01T00:00:00.000Z")
+    for (const text of ["2026-11-26T08:00:00Z", "2026-11-26T08:00:00.000+00:00", "2026-11-26 08:00:00.000Z", "2026-02-29T00:00:00.000Z"]) {
+      expect(CanonicalTime.textOf(Columns.TrustedColumn.dateTime(text))).toBeUndefined()
+    }
+    // A Date (Postgres) has no text of its own to keep.
+    expect(CanonicalTime.textOf(Columns.TrustedColumn.dateTime(new Date(0)))).toBeUndefined()
   })
 })

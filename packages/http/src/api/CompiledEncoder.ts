@@ -18,6 +18,7 @@
  * `test/unit/CompiledEncoder.test.ts` proves the result equal to `Schema.encode` for arbitrary
  * values of every endpoint's success schema.
  */
+import { CanonicalTime } from "@costline/core"
 import { DateTime, Effect, Either, Option, ParseResult, Schema, SchemaAST as AST } from "effect"
 import * as IsoText from "./IsoText.js"
 
@@ -126,6 +127,28 @@ const generatedStruct = (names: ReadonlyArray<string>, types: ReadonlyArray<AST.
   }
 }
 
+/** `Schema.Record({ key: Schema.String, value: Schema.Unknown })` (or `Any`): a JSON object such as an audit record's values. */
+const isJsonObjectRecord = (ast: AST.TypeLiteral): boolean =>
+  ast.propertySignatures.length === 0 && ast.indexSignatures.length === 1 &&
+  ast.indexSignatures[0]!.parameter._tag === "StringKeyword" &&
+  (ast.indexSignatures[0]!.type._tag === "UnknownKeyword" || ast.indexSignatures[0]!.type._tag === "AnyKeyword") &&
+  Option.isNone(AST.getParseOptionsAnnotation(ast.indexSignatures[0]!.type))
+
+/**
+ * Such a record is encoded by `ParseResult` as a copy of its own enumerable string keys (its values
+ * as they are). A plain object is that copy already, as far as anyone can see: the same keys in
+ * the same order, the same prototype, so the same JSON. The copy is skipped for it (two objects
+ * per audit record, with an `Object.keys` each), except when it has an own `__proto__` key, which
+ * the copy's assignment would turn into its prototype instead of a key.
+ */
+const encodeJsonObjectRecord: Encode = (value) => {
+  if (!isRecord(value)) return GIVE_UP
+  if (Object.getPrototypeOf(value) === Object.prototype && !Object.prototype.hasOwnProperty.call(value, "__proto__")) return value
+  const output: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) output[key] = value[key]
+  return output
+}
+
 const compileTypeLiteral = (ast: AST.TypeLiteral): Encode | undefined => {
   if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
     return check((value) => value !== null && value !== undefined)
@@ -143,6 +166,7 @@ const compileTypeLiteral = (ast: AST.TypeLiteral): Encode | undefined => {
     )
     if (generated !== undefined) return generated
   }
+  if (isJsonObjectRecord(ast)) return encodeJsonObjectRecord
   const properties = ast.propertySignatures.map((ps) => ({
     name: ps.name as string,
     optional: ps.isOptional,
@@ -216,8 +240,9 @@ const isDateTimeUtc = (ast: AST.Transformation): boolean =>
   AST.isStringKeyword(ast.from) && Option.isNone(AST.getParseOptionsAnnotation(ast.to)) &&
   Option.isNone(AST.getParseOptionsAnnotation(ast.from))
 
+/** An instant read from a store's canonical text (`CanonicalTime`) is written as that text. */
 const encodeDateTimeUtc: Encode = (value) =>
-  DateTime.isDateTime(value) && DateTime.isUtc(value) ? IsoText.formatIso(value) : GIVE_UP
+  DateTime.isDateTime(value) && DateTime.isUtc(value) ? CanonicalTime.textOf(value) ?? IsoText.formatIso(value) : GIVE_UP
 
 /** Encoding a transformation: its `to` side, the transformation's `encode`, then its `from` side. */
 const compileTransformation = (ast: AST.Transformation): Encode | undefined => {

@@ -5,7 +5,8 @@
  * flattening plus encoding ~2.5 ms more. For a body that holds a long array, the first two
  * levels (the envelope and its arrays) are walked and each item is stringified on its own, small
  * enough to come back flat, then written into one buffer: ~1.3 ms for the same page, against
- * ~3.8 ms through `TextEncoder` (the platform's) or `Buffer.from` alike. Everything else keeps
+ * ~3.8 ms through `TextEncoder` (the platform's) or `Buffer.from` alike. Items are stringified
+ * in runs of up to `RUN` (one `JSON.stringify` of the run's slice), not one by one. Everything else keeps
  * `JSON.stringify`'s own rules: `toJSON` (with its key), skipped `undefined`/function/symbol
  * properties (`null` in arrays), key order, and its errors (a BigInt, a cycle).
  */
@@ -42,9 +43,19 @@ const write = (key: string, value: unknown, depth: number, out: Array<string>, p
   path.push(value)
   if (Array.isArray(value)) {
     out.push("[")
-    for (let index = 0; index < value.length; index++) {
+    let index = 0
+    while (index < value.length) {
       if (index > 0) out.push(",")
-      if (!write(String(index), value[index], depth + 1, out, path)) out.push("null")
+      const run = plainRun(value, index)
+      if (run > 1) {
+        // `[a,b,…]` of the run without its brackets: the same text as its items written one by one.
+        const text = JSON.stringify(value.slice(index, index + run))
+        out.push(text.slice(1, -1))
+        index += run
+      } else {
+        if (!write(String(index), value[index], depth + 1, out, path)) out.push("null")
+        index++
+      }
     }
     out.push("]")
   } else {
@@ -60,6 +71,30 @@ const write = (key: string, value: unknown, depth: number, out: Array<string>, p
   }
   path.pop()
   return true
+}
+
+/**
+ * Items stringified together, at most: one `JSON.stringify` of 50 audit records (~22 KB) and one
+ * buffer write cost ~30% less than 50 of each (`node` 24, 500-record pages: 449 against 643 µs),
+ * and its text is still small enough to be cheap to flatten.
+ */
+const RUN = 50
+
+/**
+ * Whether `JSON.stringify` writes `item` the same inside any array: it calls `toJSON` with the
+ * item's index as its key, which in a run would be its index in the run, so an object (or a
+ * function or BigInt, which may have one too) with a `toJSON` is written on its own.
+ */
+const isPlainItem = (item: unknown): boolean =>
+  item === null || item === undefined || typeof item === "string" || typeof item === "number" || typeof item === "boolean" ||
+  (typeof item === "object" && typeof (item as { toJSON?: unknown }).toJSON !== "function")
+
+/** How many items from `start` on can be stringified as one run (at most `RUN`). */
+const plainRun = (items: ReadonlyArray<unknown>, start: number): number => {
+  const end = Math.min(items.length, start + RUN)
+  let index = start
+  while (index < end && isPlainItem(items[index])) index++
+  return index - start
 }
 
 /**

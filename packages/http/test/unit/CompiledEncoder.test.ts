@@ -5,7 +5,7 @@
  */
 import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { HttpApiSchema } from "@effect/platform"
-import { Audit } from "@costline/core"
+import { Audit, CanonicalTime } from "@costline/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, DateTime, Effect, Either, Exit, FastCheck, Schema } from "effect"
 import { CostlineApi } from "../../src/api/Api.js"
@@ -100,6 +100,61 @@ describe("CompiledEncoder", () => {
     expect(Effect.runSyncExit(CompiledEncoder.encoder(InsightPage)({ items: [], page_token: null, row_count: 0 }))).toStrictEqual(
       Exit.succeed({ items: [], page_token: null, row_count: 0 })
     )
+  })
+})
+
+describe("CompiledEncoder's timestamps", () => {
+  const encode = CompiledEncoder.encodeSuccess(Schema.Struct({ at: Schema.DateTimeUtc }))
+
+  it("writes an instant's kept canonical text as it is, and formats any other", () => {
+    // The text is written unread: `CanonicalTime.make`'s callers prove it is formatIso's (store-sql's
+    // reader keeps only such text). A forged one shows it is the text, not the instant, written.
+    expect(encode({ at: CanonicalTime.make(0, "kept as it is") })).toStrictEqual({ at: "kept as it is" })
+    expect(encode({ at: CanonicalTime.make(1_764_144_000_123) })).toStrictEqual({ at: "2025-11-26T08:00:00.123Z" })
+    expect(encode({ at: DateTime.unsafeMake(1_764_144_000_123) })).toStrictEqual({ at: "2025-11-26T08:00:00.123Z" })
+  })
+
+  it("equals Schema.encode for instants made with their canonical text", () =>
+    FastCheck.assert(
+      FastCheck.property(FastCheck.integer({ min: -8_639_000_000_000_000, max: 8_639_000_000_000_000 }), (millis) => {
+        const value = { at: CanonicalTime.make(millis, DateTime.formatIso(DateTime.unsafeMake(millis))) }
+        expect(encode(value)).toStrictEqual(Schema.encodeSync(Schema.Struct({ at: Schema.DateTimeUtc }))(value))
+      }),
+      { numRuns: 2000 }
+    ))
+})
+
+describe("CompiledEncoder's JSON objects (Record<string, unknown>)", () => {
+  const schema = Schema.Struct({ values: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })) })
+  const encode = CompiledEncoder.encodeSuccess(schema)
+  const sameJson = (value: unknown) => {
+    const expected = Schema.encodeSync(schema)(value as never)
+    expect(encode(value)).toStrictEqual(expected)
+    expect(JSON.stringify(encode(value))).toBe(JSON.stringify(expected))
+  }
+
+  it("answers a plain object as it is: the copy Schema.encode makes has the same keys, order and JSON", () => {
+    const values = JSON.parse("{\"b\":1,\"a\":{\"c\":[1,\"x\",null]},\"2\":true,\"1\":-0.5e-7}")
+    expect((encode({ values }) as { values: unknown }).values).toBe(values)
+    sameJson({ values })
+  })
+
+  it("copies an object with an own __proto__ key (dropped by the copy, as Schema.encode drops it), a class instance or a null-prototype object", () => {
+    const withProto = JSON.parse("{\"a\":1,\"__proto__\":{\"x\":1},\"b\":2}")
+    expect((encode({ values: withProto }) as { values: unknown }).values).not.toBe(withProto)
+    sameJson({ values: withProto })
+    expect(JSON.stringify(encode({ values: withProto }))).toBe("{\"values\":{\"a\":1,\"b\":2}}")
+    class Values {
+      a = 1
+      toJSON() {
+        return "from the class"
+      }
+    }
+    sameJson({ values: new Values() })
+    const bare = Object.assign(Object.create(null), { a: 1 })
+    expect((encode({ values: bare }) as { values: unknown }).values).not.toBe(bare)
+    sameJson({ values: bare })
+    expect(encode({ values: [1] })).toBeUndefined()
   })
 })
 

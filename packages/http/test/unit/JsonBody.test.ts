@@ -56,6 +56,18 @@ describe("JsonBody.bytes", () => {
     same(page.items)
   })
 
+  it("stringifies items in runs, each item with a toJSON on its own, called with its own index", () => {
+    const keyed = { toJSON: (key: string) => `item ${key}` }
+    const items: Array<unknown> = Array.from({ length: 260 }, (_, n) => ({ n, text: "ü \u{1F600}" }))
+    for (const at of [0, 49, 50, 51, 77, 100, 149, 259]) items[at] = keyed
+    items[120] = undefined
+    items[121] = () => 1
+    items[122] = new Date(0)
+    same({ items, page_token: null, row_count: items.length })
+    same(items)
+    expect(JSON.parse(Buffer.from(JsonBody.bytes({ items })).toString("utf8")).items[259]).toBe("item 259")
+  })
+
   it("fails as JSON.stringify does: a BigInt, a cycle", () => {
     const long = Array.from({ length: 150 }, (_, n) => ({ n }))
     expect(() => JsonBody.bytes({ items: [...long, { big: 1n }] })).toThrow(TypeError)
