@@ -25,16 +25,8 @@ import {
 
 const outdir = join(cli, "dist", "bundle")
 const banner = { js: "import { createRequire as __costlineRequire } from 'node:module'; const require = __costlineRequire(import.meta.url);" }
-// Chunk names carry a content hash: old ones would pile up.
-rmSync(outdir, { recursive: true, force: true })
-rmSync(join(cli, "dist", "costline.mjs"), { force: true })
-
-await build({
-  entryPoints: { costline: join(cli, "dist", "bin.js") },
-  outdir,
-  outExtension: { ".js": ".mjs" },
-  chunkNames: "chunks/[name]-[hash]",
-  splitting: true,
+/** What every ES module this script bundles shares: the CLI with its chunks, and the analysis worker. */
+const esModuleOptions = {
   bundle: true,
   platform: "node",
   format: "esm",
@@ -47,8 +39,20 @@ await build({
   // Without comments the bundle is ASCII (a few of its dependencies' comments were not), which
   // Node reads and V8 hashes and scans as a one-byte string of half the size.
   minifyWhitespace: true,
-  plugins: [httpThroughRequire, undiciOnFirstUse, sqlWorkerBesideBundle],
   logLevel: "warning"
+}
+// Chunk names carry a content hash: old ones would pile up.
+rmSync(outdir, { recursive: true, force: true })
+rmSync(join(cli, "dist", "costline.mjs"), { force: true })
+
+await build({
+  entryPoints: { costline: join(cli, "dist", "bin.js") },
+  outdir,
+  outExtension: { ".js": ".mjs" },
+  chunkNames: "chunks/[name]-[hash]",
+  splitting: true,
+  ...esModuleOptions,
+  plugins: [httpThroughRequire, undiciOnFirstUse, sqlWorkerBesideBundle]
 })
 
 /**
@@ -59,14 +63,7 @@ await build({
 await build({
   entryPoints: [join(cli, "..", "analysis", "dist", "SqlWorker.js")],
   outfile: join(outdir, SQL_WORKER),
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node22",
-  external,
-  banner,
-  minifyWhitespace: true,
-  logLevel: "warning"
+  ...esModuleOptions
 })
 
 /**
