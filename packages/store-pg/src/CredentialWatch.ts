@@ -36,8 +36,14 @@ interface State {
   listening: pg.Client | undefined
 }
 
-const close = (client: pg.Client) =>
-  Effect.tryPromise(() => client.end()).pipe(
+/**
+ * Ends `client`, waiting at most CLOSE_TIMEOUT. It runs as a release, uninterruptibly: the wait
+ * for the server's answer is made interruptible, or the timeout could not cut it short and a
+ * server that never answers would hold the store's close (and the process's shutdown).
+ * @internal
+ */
+export const close = (client: pg.Client) =>
+  Effect.interruptible(Effect.tryPromise(() => client.end())).pipe(
     Effect.timeout(CLOSE_TIMEOUT),
     Effect.ignore,
     // A server that never answered: drop the socket rather than keep it (and the process) open.
