@@ -215,6 +215,9 @@ export * as Actor from "./shared/Actor.js"
 export * as CanonicalTime from "./shared/CanonicalTime.js"
 
 /** @since 0.1.0 */
+export * as Construct from "./shared/Construct.js"
+
+/** @since 0.1.0 */
 export * as Errors from "./shared/Errors.js"
 
 /** @since 0.1.0 */

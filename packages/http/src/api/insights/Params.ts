@@ -1,5 +1,5 @@
 /** The query parameters of `GET /v2/insights`, and how they become core's list query. */
-import { Audit, Insight, Listing, StorableText } from "@costline/core"
+import { Audit, Construct, Insight, Listing, StorableText } from "@costline/core"
 import { DateTime, Schema } from "effect"
 import { DateTimeParam, integerParam, listParam, NonEmptyText, oneOfList } from "../QueryParams.js"
 
@@ -39,6 +39,9 @@ const present = <A extends object>(record: A) =>
     [K in keyof A]?: Exclude<A[K], undefined>
   }
 
+/** Built on every list request: its validator is compiled once (`Construct`). */
+const listQuery = Construct.validatedOnce(Insight.InsightListQuery)
+
 export const toListQuery = (params: InsightsParams): Insight.InsightListQuery => {
   const filters: Insight.InsightFilters = present({
     status__in: params.status__in,
@@ -57,7 +60,7 @@ export const toListQuery = (params: InsightsParams): Insight.InsightListQuery =>
     last_viewed_at__gte: instant(params.last_viewed_at__gte),
     last_viewed_at__lte: instant(params.last_viewed_at__lte)
   })
-  return new Insight.InsightListQuery({
+  return listQuery({
     filters,
     sort_by: params.sort_by,
     sort_order: params.sort_order,
