@@ -9,8 +9,11 @@
  *   npx vite-node bench/served-ab.ts -- --scenarios insight_get --side '{}' --side '{"env":{"NODE_OPTIONS":"--max-semi-space-size=16"}}'
  *   npx vite-node bench/served-ab.ts -- --side '{"costline":"/work/base/packages/cli/bin/costline.js"}' --side '{}'
  *
- * A side is JSON: `costline` (a build's `bin/costline.js`; default this checkout's) and `env`.
+ * A side is JSON: `costline` (a build's `bin/costline.js`, or any server taking `serve --database
+ * <url> --port <n>`, such as `bench/floor/runtime-steps.mjs`; relative to the working directory;
+ * default this checkout's) and `env`.
  */
+import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { drive } from "./lib/Load.js"
 import { untilIdle } from "./lib/Cpu.js"
@@ -59,7 +62,7 @@ const probe = { path: "/v2/audit-logs?max_results=1", headers }
 const servers: Array<RunningServer> = []
 try {
   for (const side of sides) {
-    servers.push(await startServer("ours", { databaseUrl: target.url, probe, costline: side.costline, env: side.env }))
+    servers.push(await startServer("ours", { databaseUrl: target.url, probe, costline: side.costline === undefined ? undefined : resolve(side.costline), env: side.env }))
   }
   for (const name of flags.scenarios.split(",")) {
     const scenario = SCENARIOS[name]

@@ -17,22 +17,14 @@ import { parseArgs } from "node:util"
 import { listen, makeApp, send } from "../baseline/app.mjs"
 import { pageTokens } from "../baseline/auth.mjs"
 import { openStore } from "../baseline/stores.mjs"
+import { makeAnswer } from "./answer.mjs"
 
 const { values } = parseArgs({ options: { database: { type: "string" }, port: { type: "string", default: "0" } } })
 if (values.database === undefined) throw new Error("--database is required")
 const store = openStore(values.database)
 const app = makeApp(store, await pageTokens(store))
 
-/**
- * The baseline's three steps as effects: which route, whose credential, the route's answer.
- * @param {import("node:http").IncomingMessage} request
- */
-const answer = (request) =>
-  Effect.flatMap(Effect.sync(() => app.resolve(request)), (resolved) =>
-    "reply" in resolved
-      ? Effect.succeed(resolved.reply)
-      : Effect.flatMap(Effect.promise(() => app.authorised(request)), (caller) =>
-        caller === undefined ? Effect.succeed(app.unauthorised) : Effect.promise(() => app.run(resolved, caller, request))))
+const answer = makeAnswer(Effect, app)
 
 const server = createServer((request, response) => {
   const fiber = Effect.runFork(answer(request))

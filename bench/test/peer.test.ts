@@ -2,8 +2,10 @@
  * The servers measured in the peer's column — the Fastify peer and the Effect floor — must
  * answer the insight reads exactly as the baseline does (and so as costline does, which the run
  * checks): same insight, same page, same page token. The floor runs the baseline's own routes,
- * so it answers every scenario's request as the baseline does.
+ * so it answers every scenario's request as the baseline does; so does the floor taken through
+ * costline's number of steps (`floor/runtime-steps.mjs`), on Effect 3 and on Effect 4.
  */
+import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { send } from "../lib/Answer.js"
 import { ORGANIZATION, seed, type Seeded } from "../lib/Seed.js"
@@ -15,6 +17,9 @@ let seeded: Seeded
 let baseline: RunningServer
 let peer: RunningServer
 let floor: RunningServer
+let stepsOn3: RunningServer
+let stepsOn4: RunningServer
+const RUNTIME_STEPS = fileURLToPath(new URL("../floor/runtime-steps.mjs", import.meta.url))
 let headers: Record<string, string>
 
 beforeAll(async () => {
@@ -25,16 +30,28 @@ beforeAll(async () => {
   baseline = await startServer("baseline", { databaseUrl: target.url, probe })
   peer = await startServer("peer", { databaseUrl: target.url, probe })
   floor = await startServer("floor", { databaseUrl: target.url, probe })
+  // Started as `bench/served-ab.ts` starts it: in place of a costline build.
+  const steps = (effect: string) =>
+    startServer("ours", { databaseUrl: target.url, probe, costline: RUNTIME_STEPS, env: { FLOOR_EFFECT: effect, FLOOR_LAYERS: "5" } })
+  stepsOn3 = await steps("3")
+  stepsOn4 = await steps("4")
 }, 120_000)
 
 afterAll(async () => {
   await baseline?.stop()
   await peer?.stop()
   await floor?.stop()
+  await stepsOn3?.stop()
+  await stepsOn4?.stop()
   await target?.dispose()
 })
 
-describe.each([["the Fastify peer", () => peer], ["the Effect floor", () => floor]])("%s", (_name, server) => {
+describe.each([
+  ["the Fastify peer", () => peer],
+  ["the Effect floor", () => floor],
+  ["the floor through 5 layers on Effect 3", () => stepsOn3],
+  ["the floor through 5 layers on Effect 4", () => stepsOn4]
+])("%s", (_name, server) => {
   it("answers an insight and a page of insights as the baseline does", async () => {
     for (const path of [`/v2/insights/${seeded.insightIds[3]}`, "/v2/insights?status__in=open&max_results=50"]) {
       const request = { method: "GET" as const, path, headers }
