@@ -114,4 +114,41 @@ layer(makeTestServer(), { excludeTestServices: true })("authentication and tenan
         expect(reply.body.request_id).toBe(reply.headers.get("x-request-id"))
       }
     }))
+  // A key in use is answered from its verification in the tenant middleware's one step when every
+  // rule passes without an effect; each rule must still refuse it, in its order, with what it records.
+  it.effect("a key in use still meets every rule: tenant, permission (audited), declared input, revocation", () =>
+    Effect.gen(function*() {
+      const tenant = yield* seedTenant
+      const other = yield* seedTenant
+      const reader = yield* tenant.apiKey("read_only")
+      const warm = (token: string) => call("GET", "/v2/insights?max_results=1", { token, tenant: tenant.id })
+      for (const token of [tenant.adminKey, reader]) {
+        for (let i = 0; i < 3; i++) expect((yield* warm(token)).status).toBe(200)
+      }
+
+      const wrongTenant = yield* call("GET", "/v2/audit-logs", { token: tenant.adminKey, tenant: other.id })
+      expect(wrongTenant.status).toBe(403)
+      const v1WrongTenant = yield* call("POST", `/api/${other.id}/teams`, { token: tenant.adminKey, json: { name: "x" } })
+      expect(v1WrongTenant.status).toBe(403)
+
+      const refusedWrite = yield* call("POST", "/v2/teams", { token: reader, tenant: tenant.id, json: { name: "cached-reader" } })
+      expect(refusedWrite.status).toBe(403)
+      const audit = yield* call("GET", "/v2/audit-logs?max_results=50", { token: tenant.adminKey, tenant: tenant.id })
+      expect(audit.body.items.some((record: { status: string; table_name: string }) => record.status === "failure" && record.table_name === "teams"))
+        .toBe(true)
+
+      const unknownParameter = yield* call("GET", "/v2/audit-logs?stauts=1", { token: tenant.adminKey, tenant: tenant.id })
+      expect(unknownParameter.status).toBe(422)
+      expect(JSON.stringify(unknownParameter.body)).toContain("query.stauts")
+
+      const noTenant = yield* call("GET", "/v2/audit-logs", { token: tenant.adminKey })
+      expect(noTenant.status).toBe(422)
+
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const listed = yield* apiKeys.list(tenant.id)
+      const readerKey = listed.find((key) => key.access === "read_only")!
+      yield* apiKeys.revoke(Actor.Actor.system(), tenant.id, readerKey.id)
+      expect((yield* warm(reader)).status).toBe(401)
+      expect((yield* warm(tenant.adminKey)).status).toBe(200)
+    }))
 })

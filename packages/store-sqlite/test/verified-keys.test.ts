@@ -8,7 +8,7 @@ import { countKeyReads, freshOrganization } from "@costline/store-contract"
 import { SqliteStore } from "@costline/store-sqlite"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { expect, it } from "@effect/vitest"
-import { DateTime, Duration, Effect, Layer, TestClock } from "effect"
+import { Clock, DateTime, Duration, Effect, Layer, TestClock } from "effect"
 import { useTempDirectory } from "./support/tempDatabase.js"
 
 const databaseFile = useTempDirectory()
@@ -112,4 +112,46 @@ it.scoped("a verification is reused for at most VERIFIED_KEY_MAX_AGE; expiry is 
     yield* TestClock.adjust("3 seconds")
     expect(yield* one.run(refused(token))).toBe("Unauthorized")
     expect(one.reads()).toBe(cached + 1)
+  }))
+
+/** `Auth.authenticateCached` of a bearer token at the test clock's now. */
+const cached = (authorization: string | undefined) =>
+  Effect.flatMap(Auth.Auth, (auth) => Effect.map(Clock.currentTimeMillis, (nowMs) => auth.authenticateCached(authorization, nowMs)))
+
+it.scoped("authenticateCached answers what authenticate answers when no store read or write is due, and nothing otherwise", () =>
+  Effect.gen(function*() {
+    const filename = databaseFile("cached.db")
+    const one = yield* instance(filename)
+    const two = yield* instance(filename)
+    const expiresAt = DateTime.add(yield* DateTime.now, { seconds: 4 })
+    const { key, token } = yield* one.run(createKey({ expiresAt }))
+
+    // Never verified here: the store must be asked.
+    expect(yield* one.run(cached(bearer(token)))).toBeUndefined()
+    yield* one.run(authenticate(token)) // reads the key, records its use (a write)
+    yield* one.run(authenticate(token)) // reads it again: that write may have changed it
+    const reads = one.reads()
+    const principal = yield* one.run(authenticate(token))
+    expect(yield* one.run(cached(bearer(token)))).toStrictEqual(principal)
+    expect(one.reads()).toBe(reads)
+
+    // What is never a cached key's: no credential, another scheme, a malformed or unknown token.
+    for (const authorization of [undefined, "", `Basic ${token}`, "Bearer", "Bearer not-a-token", `Bearer ${token}x`]) {
+      expect(yield* one.run(cached(authorization))).toBeUndefined()
+    }
+
+    // Expired while its verification is fresh: not answered (authenticate refuses it).
+    yield* TestClock.adjust("4 seconds")
+    expect(yield* one.run(cached(bearer(token)))).toBeUndefined()
+    expect(yield* one.run(refused(token))).toBe("Unauthorized")
+
+    // A key revoked through another connection: the stamp moved, so it is the store's to answer.
+    const other = yield* one.run(createKey())
+    yield* one.run(authenticate(other.token))
+    yield* one.run(authenticate(other.token))
+    expect((yield* one.run(cached(bearer(other.token))))?._tag).toBe("ApiKey")
+    yield* two.run(Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(system, other.key.organization_id, other.key.id)))
+    expect(yield* one.run(cached(bearer(other.token)))).toBeUndefined()
+    expect(yield* one.run(refused(other.token))).toBe("Unauthorized")
+    expect(key.id).not.toBe(other.key.id)
   }))

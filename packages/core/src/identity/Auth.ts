@@ -6,7 +6,7 @@ import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { Forbidden, type StoreUnavailable, Unauthorized } from "../shared/Errors.js"
 import * as ApiToken from "./ApiToken.js"
 import { CredentialChanges } from "./CredentialChanges.js"
-import type { Principal } from "./Domain.js"
+import type { ApiKey, Principal } from "./Domain.js"
 import { organizationWide } from "./EffectiveRoles.js"
 import { ApiKeysRepo, SessionsRepo, UsersRepo } from "./Repo.js"
 import { makeEffectiveRolesReader } from "./RoleSources.js"
@@ -21,6 +21,14 @@ export class Auth extends Context.Tag("@costline/core/Auth")<
   {
     /** `authorization` is the raw header value (`Bearer <token>`), if any. */
     readonly authenticate: (authorization: string | undefined) => Effect.Effect<Principal, Unauthorized | StoreUnavailable>
+    /**
+     * What `authenticate` would answer at `nowMs`, when it can be answered now without the store:
+     * an API key verified under the store's current credential stamp, live, whose `last_used_at`
+     * needs no write. `undefined` for everything else — no credential, a session, a key not
+     * verified lately, an expired or revoked one, a due bookkeeping write — which `authenticate`
+     * answers. Reads the credential stamp, as `authenticate` does; writes nothing.
+     */
+    readonly authenticateCached: (authorization: string | undefined, nowMs: number) => Principal | undefined
     /** The principal must belong to the organization the request names. */
     readonly requireTenant: (principal: Principal, organizationId: string) => Effect.Effect<void, Forbidden>
   }
@@ -53,9 +61,34 @@ export const make = Effect.gen(function*() {
   const live = (now: DateTime.Utc, expires: DateTime.Utc | null, revoked: DateTime.Utc | null) =>
     revoked === null && (expires === null || DateTime.lessThan(now, expires))
 
+  /** The bearer token of an `Authorization` value, if it holds one. */
+  const bearerToken = (authorization: string | undefined) =>
+    authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]
+
+  const apiKeyPrincipal = (key: ApiKey): Principal => ({
+    _tag: "ApiKey",
+    organizationId: key.organization_id,
+    keyId: key.id,
+    name: key.name,
+    access: key.access,
+    scopes: key.scopes
+  })
+
+  const authenticateCached = (authorization: string | undefined, nowMs: number): Principal | undefined => {
+    const token = bearerToken(authorization)
+    if (token === undefined || ApiToken.parse(token) !== "api_key") return undefined
+    const verified = verifiedKeys.lookup(ApiToken.hash(token), nowMs).verified
+    if (verified === undefined) return undefined
+    const key = verified.key
+    const expired = key.expires_at !== null && nowMs >= key.expires_at.epochMillis
+    if (key.revoked_at !== null || expired) return undefined
+    if (verified.lastUsedAtMs === null || verified.lastUsedAtMs < nowMs - lastUsedResolutionMs) return undefined
+    return apiKeyPrincipal(key)
+  }
+
   const authenticate = (authorization: string | undefined) =>
     Effect.gen(function*() {
-      const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]
+      const token = bearerToken(authorization)
       if (token === undefined) return yield* unauthorized
       const kind = ApiToken.parse(token)
       // An invitation token is accepted once, at its own route; it is never a bearer credential.
@@ -85,14 +118,7 @@ export const make = Effect.gen(function*() {
             Effect.ignore
           )
         }
-        return {
-          _tag: "ApiKey",
-          organizationId: key.organization_id,
-          keyId: key.id,
-          name: key.name,
-          access: key.access,
-          scopes: key.scopes
-        } satisfies Principal
+        return apiKeyPrincipal(key)
       }
       const session = yield* sessions.findByHash(hash).pipe(Effect.map(Option.getOrUndefined))
       if (session === undefined || !live(now, session.expires_at, session.revoked_at)) return yield* unauthorized
@@ -113,6 +139,7 @@ export const make = Effect.gen(function*() {
 
   return Auth.of({
     authenticate,
+    authenticateCached,
     requireTenant: (principal, organizationId) =>
       principal.organizationId === organizationId
         ? Effect.void

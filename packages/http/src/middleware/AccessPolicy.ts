@@ -53,13 +53,26 @@ const attemptedValues = (route: DeclaredRoute, params: Readonly<Record<string, s
     return Object.keys(values).length === 0 ? null : values
   })
 
-export const make = (api: HttpApi.HttpApi.Any) =>
+/** The permission check of a route being served, and the same rule asked without running it. */
+export interface Policy {
+  /** Fails with Forbidden unless the principal may call the route being served. */
+  (
+    principal: Identity.Principal,
+    requestId: string | null
+  ): Effect.Effect<void, Errors.Forbidden | Errors.StoreUnavailable, HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>
+  /**
+   * Whether the call above would pass for `route`, with nothing to run or record; false also for
+   * a route that declares no permission (the call dies for it).
+   */
+  readonly allows: (principal: Identity.Principal, route: HttpRouter.Route<unknown, unknown>) => boolean
+}
+
+export const make = (api: HttpApi.HttpApi.Any): Effect.Effect<Policy, never, Authorization.Authorization> =>
   Effect.gen(function*() {
     const authorization = yield* Authorization.Authorization
     const routes = new Map(declaredRoutes(api).map((route) => [keyOf(route.method, route.path), route]))
 
-    /** Fails with Forbidden unless the principal may call the route being served. */
-    return (
+    const require = (
       principal: Identity.Principal,
       requestId: string | null
     ): Effect.Effect<void, Errors.Forbidden | Errors.StoreUnavailable, HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest> =>
@@ -84,4 +97,9 @@ export const make = (api: HttpApi.HttpApi.Any) =>
         }
         return yield* authorization.require(principal, access.permission, attempted)
       })
+    const allows = (principal: Identity.Principal, route: HttpRouter.Route<unknown, unknown>) => {
+      const declared = routes.get(keyOf(route.method, route.path))
+      return declared !== undefined && Option.isSome(declared.access) && Permissions.isAllowed(principal, declared.access.value.permission)
+    }
+    return Object.assign(require, { allows })
   })

@@ -31,6 +31,8 @@ export class AuthFailureGate extends Context.Tag("@costline/http/AuthFailureGate
   {
     /** Fails when the request's address has no failure left to spend. */
     readonly check: Effect.Effect<void, Errors.RateLimited, HttpServerRequest.HttpServerRequest>
+    /** Whether `check` would pass for the request `fiber` serves, now (no effect to run). */
+    readonly admits: (fiber: Fiber.RuntimeFiber<unknown, unknown>) => boolean
     /** Spends one failure of the request's address. */
     readonly record: Effect.Effect<void, never, HttpServerRequest.HttpServerRequest>
   }
@@ -41,7 +43,10 @@ const make = (policy: Gcra.RateLimitPolicy, trustedProxies: number) => {
   const tats = new Map<string, number>()
   // One step each (`RequestFiber`): `check` runs before every authenticated request.
   const addressOf = (fiber: Fiber.RuntimeFiber<unknown, unknown>) => clientAddress(RequestFiber.requestOf(fiber), trustedProxies)
+  const admits = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
+    Gcra.step(rule, tats.get(addressOf(fiber)), RequestFiber.currentTimeMillis(fiber)).allowed
   return AuthFailureGate.of({
+    admits,
     check: Effect.withFiberRuntime<void, Errors.RateLimited, HttpServerRequest.HttpServerRequest>((fiber) => {
       const nowMs = RequestFiber.currentTimeMillis(fiber)
       const outcome = Gcra.step(rule, tats.get(addressOf(fiber)), nowMs)
@@ -59,7 +64,7 @@ const make = (policy: Gcra.RateLimitPolicy, trustedProxies: number) => {
   })
 }
 
-const off = AuthFailureGate.of({ check: Effect.void, record: Effect.void })
+const off = AuthFailureGate.of({ check: Effect.void, admits: () => true, record: Effect.void })
 
 export const layer = (policy: Gcra.RateLimitPolicy | false, trustedProxies: number): Layer.Layer<AuthFailureGate> =>
   Layer.sync(AuthFailureGate, () => policy === false ? off : make(policy, trustedProxies))

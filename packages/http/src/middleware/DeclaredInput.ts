@@ -70,8 +70,15 @@ const refuse = (issues: ReadonlyArray<Errors.FieldIssue>) =>
 
 const keyOf = (method: string, path: string) => `${method} ${path}`
 
-/** Fails with ValidationFailed when the request carries input its route does not declare. */
-export const make = (api: HttpApi.HttpApi.Any) => {
+/** The check of a request's input against its route, and the same rule asked without running it. */
+export interface Checks {
+  /** Fails with ValidationFailed when the request carries input its route does not declare. */
+  readonly check: Effect.Effect<void, Errors.ValidationFailed, HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>
+  /** Whether `check` would pass for `request` served by `served`, with nothing to run. */
+  readonly accepts: (served: HttpRouter.Route<unknown, unknown>, request: HttpServerRequest.HttpServerRequest) => boolean
+}
+
+export const makeChecks = (api: HttpApi.HttpApi.Any): Checks => {
   const routes = new Map(RouteTable.forApi(api).routes.map((route) => [keyOf(route.method, route.path), route]))
   // A route's names are read on its first request, not for every route at start.
   const namesByRoute = new Map<RouteTable.Route, ReadonlySet<string> | undefined>()
@@ -79,11 +86,10 @@ export const make = (api: HttpApi.HttpApi.Any) => {
     if (!namesByRoute.has(route)) namesByRoute.set(route, parameterNames(route))
     return namesByRoute.get(route)
   }
-  return Effect.gen(function*() {
-    const { route: served } = yield* HttpRouter.RouteContext
-    const request = yield* HttpServerRequest.HttpServerRequest
+  /** What the request carries that `served` does not declare. */
+  const issuesOf = (served: HttpRouter.Route<unknown, unknown>, request: HttpServerRequest.HttpServerRequest) => {
     const route = routes.get(keyOf(served.method, served.path))
-    if (route === undefined) return
+    if (route === undefined) return []
     const names = namesOfRoute(route)
     const queryAt = request.url.indexOf("?")
     const unknown = names === undefined || queryAt === -1
@@ -91,6 +97,17 @@ export const make = (api: HttpApi.HttpApi.Any) => {
       : [...new Set(new URLSearchParams(request.url.slice(queryAt + 1)).keys())].filter((name) => !names.has(name))
     const issues = unknown.map((name) => issue(`query.${name}`, UNKNOWN_PARAMETER))
     if (Option.isNone(route.endpoint.payloadSchema) && hasBody(request)) issues.push(issue("body", NO_BODY))
-    if (issues.length > 0) return yield* refuse(issues)
-  })
+    return issues
+  }
+  return {
+    check: Effect.gen(function*() {
+      const { route } = yield* HttpRouter.RouteContext
+      const issues = issuesOf(route, yield* HttpServerRequest.HttpServerRequest)
+      if (issues.length > 0) return yield* refuse(issues)
+    }),
+    accepts: (served, request) => issuesOf(served, request).length === 0
+  }
 }
+
+/** `makeChecks(api).check`. */
+export const make = (api: HttpApi.HttpApi.Any) => makeChecks(api).check

@@ -37,6 +37,8 @@ export const counted: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
 export class RateLimitGate extends Context.Tag("@costline/http/RateLimitGate")<
   RateLimitGate,
   {
+    /** Whether `admit` admits every request without counting it (rate limiting off). */
+    readonly admitsAll: boolean
     /** Counts the request against the principal's credential; fails when its budget is spent. */
     readonly admit: (
       principal: Identity.Principal
@@ -51,6 +53,7 @@ export class RateLimitGate extends Context.Tag("@costline/http/RateLimitGate")<
 
 const makeGate = Effect.map(RateLimiter.RateLimiter, (limiter) =>
   RateLimitGate.of({
+    admitsAll: false,
     count: (principal) => Effect.asSome(limiter.take(RateLimiter.keyOf(principal))),
     admit: (principal) =>
       Effect.gen(function*() {
@@ -69,7 +72,7 @@ const makeGate = Effect.map(RateLimiter.RateLimiter, (limiter) =>
   }))
 
 /** Admits everything and touches no store. */
-const off = Layer.succeed(RateLimitGate, RateLimitGate.of({ admit: () => Effect.void, count: () => Effect.succeedNone }))
+const off = Layer.succeed(RateLimitGate, RateLimitGate.of({ admitsAll: true, admit: () => Effect.void, count: () => Effect.succeedNone }))
 
 /** The gate for a policy, over the store's `RateLimitRepo`; `false` turns rate limiting off. */
 export const layer = (policy: Gcra.RateLimitPolicy | false): Layer.Layer<RateLimitGate, never, RateLimitRepo.RateLimitRepo> =>

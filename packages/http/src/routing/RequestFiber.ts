@@ -12,7 +12,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Clock, Context, Effect, type Fiber, FiberRef, HashMap } from "effect"
 
-type AnyFiber = Fiber.RuntimeFiber<any, any>
+export type AnyFiber = Fiber.RuntimeFiber<any, any>
 
 /**
  * The request `fiber` serves, read in the step that asks for it (an `Effect.withFiberRuntime`)
