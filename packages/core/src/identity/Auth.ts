@@ -74,16 +74,19 @@ export const make = Effect.gen(function*() {
     scopes: key.scopes
   })
 
+  /** Whether the verified key may be used at `nowMs`: not revoked, not expired (checked on every request, cached or not). */
+  const keyLiveAt = ({ key }: VerifiedKeys.Verified, nowMs: number) =>
+    key.revoked_at === null && (key.expires_at === null || nowMs < key.expires_at.epochMillis)
+
+  /** Whether the key's `last_used_at` is due a write: one per key per LAST_USED_RESOLUTION. */
+  const touchDue = (verified: VerifiedKeys.Verified, nowMs: number) =>
+    verified.lastUsedAtMs === null || verified.lastUsedAtMs < nowMs - lastUsedResolutionMs
+
   const authenticateCached = (authorization: string | undefined, nowMs: number): Principal | undefined => {
     const token = bearerToken(authorization)
     if (token === undefined || ApiToken.parse(token) !== "api_key") return undefined
     const verified = verifiedKeys.lookup(ApiToken.hash(token), nowMs).verified
-    if (verified === undefined) return undefined
-    const key = verified.key
-    const expired = key.expires_at !== null && nowMs >= key.expires_at.epochMillis
-    if (key.revoked_at !== null || expired) return undefined
-    if (verified.lastUsedAtMs === null || verified.lastUsedAtMs < nowMs - lastUsedResolutionMs) return undefined
-    return apiKeyPrincipal(key)
+    return verified === undefined || !keyLiveAt(verified, nowMs) || touchDue(verified, nowMs) ? undefined : apiKeyPrincipal(verified.key)
   }
 
   const authenticate = (authorization: string | undefined) =>
@@ -105,13 +108,11 @@ export const make = Effect.gen(function*() {
           verified = verifiedKeys.remember(hash, found, cached.stamp, nowMs)
         }
         const key = verified.key
-        // Expiry is checked on every request, cached or not.
-        if (!live(now, key.expires_at, key.revoked_at)) return yield* unauthorized
-        const staleBeforeMs = nowMs - lastUsedResolutionMs
-        if (verified.lastUsedAtMs === null || verified.lastUsedAtMs < staleBeforeMs) {
+        if (!keyLiveAt(verified, nowMs)) return yield* unauthorized
+        if (touchDue(verified, nowMs)) {
           const recorded = verified
           // Bookkeeping: a store too busy to record it must not refuse the request (the next one tries again).
-          yield* apiKeys.touch(key.id, DateTime.toDateUtc(now), new Date(staleBeforeMs)).pipe(
+          yield* apiKeys.touch(key.id, DateTime.toDateUtc(now), new Date(nowMs - lastUsedResolutionMs)).pipe(
             Effect.tap(() => {
               recorded.lastUsedAtMs = nowMs
             }),
