@@ -25,6 +25,7 @@ import * as CredentialWatch from "./CredentialWatch.js"
 import { migrations } from "./migrations/index.js"
 import * as PgDialect from "./PgDialect.js"
 import * as PgRateLimits from "./PgRateLimits.js"
+import * as Timestamps from "./Timestamps.js"
 
 export interface PgStoreOptions {
   /** `postgres://user:password@host:port/database` */
@@ -67,7 +68,8 @@ const client = (options: PgStoreOptions, applicationName: string) => {
         url: Redacted.make(connectionUrl),
         maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
         connectTimeout: options.connectTimeout ?? Duration.seconds(5),
-        applicationName
+        applicationName,
+        types: Timestamps.types
       }).pipe(Layer.mapError((error) => new Errors.StoreUnavailable({ message: `cannot connect to Postgres: ${reason(error.cause)}` })))
   })
 }

@@ -5,6 +5,7 @@
  */
 import { CanonicalTime } from "@costline/core"
 import { DateTime, Effect, Schema } from "effect"
+import { dateTimeMillis, digits } from "./CivilTime.js"
 
 /** A timestamp: ISO-8601 text (SQLite) or a `Date` (timestamptz). */
 export const DbDateTime = Schema.Union(Schema.DateTimeUtc, Schema.DateTimeUtcFromDate)
@@ -55,31 +56,6 @@ export const rowDecoder = <Row, I, A>(row: Schema.Schema<Row, I>, toDomain: (row
  * ~9 µs per audit record, half the time of a 500-record page) would only re-prove the write.
  * The repository contract checks, on both stores, that what is read back equals what was written.
  */
-const DAY = 86_400_000
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`). */
-const daysFromCivil = (year: number, month: number, day: number): number => {
-  const y = month <= 2 ? year - 1 : year
-  const era = Math.floor(y / 400)
-  const yearOfEra = y - era * 400
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1
-  return era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719_468
-}
-
-const daysInMonth = (year: number, month: number): number =>
-  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
-
-/** The digits of `text` from `start` to `end` as a number, or -1 if one is not a digit. */
-const digits = (text: string, start: number, end: number): number => {
-  let value = 0
-  for (let index = start; index < end; index++) {
-    const digit = text.charCodeAt(index) - 48
-    if (digit < 0 || digit > 9) return -1
-    value = value * 10 + digit
-  }
-  return value
-}
-
 /** `-`, `T`, `:`, `.` and `Z` at their places in `YYYY-MM-DDTHH:mm:ss.sssZ` (an indexed loop: no iterator per text). */
 const SEPARATOR_AT = [4, 7, 10, 13, 16, 19, 23]
 const SEPARATOR_CODE = [45, 45, 84, 58, 58, 46, 90]
@@ -93,18 +69,9 @@ export const isoTextMillis = (text: string): number | undefined => {
   for (let index = 0; index < SEPARATOR_AT.length; index++) {
     if (text.charCodeAt(SEPARATOR_AT[index]!) !== SEPARATOR_CODE[index]) return undefined
   }
-  const year = digits(text, 0, 4)
-  const month = digits(text, 5, 7)
-  const day = digits(text, 8, 10)
-  const hours = digits(text, 11, 13)
-  const minutes = digits(text, 14, 16)
-  const seconds = digits(text, 17, 19)
+  const dateTime = dateTimeMillis(text)
   const millis = digits(text, 20, 23)
-  if (
-    year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hours < 0 || hours > 23 ||
-    minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59 || millis < 0
-  ) return undefined
-  return daysFromCivil(year, month, day) * DAY + hours * 3_600_000 + minutes * 60_000 + seconds * 1000 + millis
+  return dateTime === undefined || millis < 0 ? undefined : dateTime + millis
 }
 
 /**

@@ -3,6 +3,7 @@
  * @costline/store-sqlite and @costline/store-pg, which supply a `SqlDialect`, a Transactor and
  * their migrations.
  */
+export * as CivilTime from "./CivilTime.js"
 export * as Columns from "./Columns.js"
 export { makeStoreLayer, SqlRepositoriesLive, type StoreParts } from "./Layers.js"
 export { type Exclusively, MigrationFailed, type Migrations, MIGRATIONS_TABLE, runMigrations } from "./Migrations.js"
