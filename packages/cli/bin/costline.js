@@ -17,11 +17,7 @@ if (Number(process.versions.node.split(".")[0]) < 22) {
 // The same re-execution bounds glibc's malloc to two arenas (`MALLOC_ARENA_MAX`, read when a
 // process starts): V8's compiler and GC threads otherwise each get an arena of their own, whose
 // freed pages stay resident (issue 19, serve under the benchmark's load: peak 187 → 169 MB; the
-// Fastify peer 147 → 116 MB). For `serve` it also fixes malloc's mmap threshold at its 128 KB default
-// (`MALLOC_MMAP_THRESHOLD_`): glibc otherwise raises it to the largest block freed (an audit
-// page's response text, hundreds of KB), after which such blocks come from the arena and their
-// pages stay resident between pages (issue 19, SQLite audit page at 64 connections: peak 207.8 →
-// 193.8 MB, CPU level). Other C libraries ignore both; a value the user set wins.
+// Fastify peer 147 → 116 MB). Other C libraries ignore it; a value the user set wins.
 const SEMI_SPACE_FLAG = "--max-semi-space-size"
 const sizesHeap = (process.argv[2] === "ingest" && process.argv[3] === "dw") || process.argv[2] === "serve"
 const setsSemiSpace = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].some((flag) => flag.startsWith(SEMI_SPACE_FLAG))
@@ -29,7 +25,7 @@ if (sizesHeap && typeof process.execve === "function" && (!setsSemiSpace || proc
   process.execve(
     process.execPath,
     [process.execPath, ...process.execArgv, ...(setsSemiSpace ? [] : [`${SEMI_SPACE_FLAG}=4`]), ...process.argv.slice(1)],
-    { MALLOC_ARENA_MAX: "2", ...(process.argv[2] === "serve" ? { MALLOC_MMAP_THRESHOLD_: "131072" } : {}), ...process.env }
+    { MALLOC_ARENA_MAX: "2", ...process.env }
   )
 }
 // The old generation: V8 lets it grow to about four times its live set between full collections

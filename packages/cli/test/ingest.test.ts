@@ -75,11 +75,11 @@ describe("the heap of costline ingest dw and costline serve", () => {
     writeFileSync(
       probe,
       `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, ` +
-        `JSON.stringify({ flags: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX ?? null, mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? null })))`
+        `JSON.stringify({ flags: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX ?? null })))`
     )
     const result = await costlineWith(dir, { NODE_OPTIONS: `--require ${probe} ${nodeOptions}`, ...env }, ...args)
     expect(result.code).toBe(0)
-    return JSON.parse(readFileSync(out, "utf8")) as { flags: Array<string>; arenas: string | null; mmapThreshold: string | null }
+    return JSON.parse(readFileSync(out, "utf8")) as { flags: Array<string>; arenas: string | null }
   }
   const flagsOf = async (nodeOptions: string, ...args: Array<string>) => (await processOf(nodeOptions, {}, ...args)).flags
 
@@ -102,16 +102,9 @@ describe("the heap of costline ingest dw and costline serve", () => {
     expect((await processOf("", {}, "ingest", "dw", "--help")).arenas).toBe("2")
     // A semi-space size of the user's alone still re-executes, for the arenas only.
     const sized = await processOf("--max-semi-space-size=16", {}, "serve", "--help")
-    expect(sized).toEqual({ flags: expect.not.arrayContaining(["--max-semi-space-size=4"]), arenas: "2", mmapThreshold: "131072" })
+    expect(sized).toEqual({ flags: expect.not.arrayContaining(["--max-semi-space-size=4"]), arenas: "2" })
     expect((await processOf("", { MALLOC_ARENA_MAX: "8" }, "serve", "--help")).arenas).toBe("8")
     expect((await processOf("", {}, "--version")).arenas).toBe(null)
-  })
-
-  it("serve fixes malloc's mmap threshold at 128 KB unless the user chose; other commands as started", async () => {
-    expect((await processOf("", {}, "serve", "--help")).mmapThreshold).toBe("131072")
-    expect((await processOf("", {}, "ingest", "dw", "--help")).mmapThreshold).toBe(null)
-    expect((await processOf("", { MALLOC_MMAP_THRESHOLD_: "65536" }, "serve", "--help")).mmapThreshold).toBe("65536")
-    expect((await processOf("", {}, "--version")).mmapThreshold).toBe(null)
   })
 })
 
