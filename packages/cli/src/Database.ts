@@ -52,10 +52,12 @@ export const storeLayer = (database: Database, options: { readonly migrate?: boo
   if (database._tag === "postgres") {
     // Off behind a pooler that cannot LISTEN (pgbouncer in transaction mode): see docs/operations.md.
     const verifiedKeyCache = process.env.COSTLINE_KEY_CACHE !== "off"
+    // Off behind a pooler that moves statements between server connections (the same pgbouncer).
+    const preparedStatements = process.env.COSTLINE_PREPARED_STATEMENTS !== "off"
     return Layer.unwrapEffect(
       Effect.map(
         Effect.promise(() => import("@costline/store-pg")),
-        ({ PgStore }) => PgStore.layer({ url: database.url, migrate: options.migrate ?? true, verifiedKeyCache })
+        ({ PgStore }) => PgStore.layer({ url: database.url, migrate: options.migrate ?? true, verifiedKeyCache, preparedStatements })
       )
     )
   }

@@ -17,14 +17,16 @@ import {
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 import { Context, Duration, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { randomUUID } from "node:crypto"
+import pg from "pg"
 import { withStatementTimeout } from "./ConnectionUrl.js"
 import * as CredentialWatch from "./CredentialWatch.js"
 import { migrations } from "./migrations/index.js"
 import * as PgDialect from "./PgDialect.js"
 import * as PgRateLimits from "./PgRateLimits.js"
+import * as PreparedStatements from "./PreparedStatements.js"
 import * as Timestamps from "./Timestamps.js"
 
 export interface PgStoreOptions {
@@ -44,6 +46,12 @@ export interface PgStoreOptions {
    * (pgbouncer in transaction mode): every request then reads its key.
    */
   readonly verifiedKeyCache?: boolean | undefined
+  /**
+   * Send queries with parameters as named statements, parsed and planned once per connection
+   * (default `true`; see PreparedStatements). `false` behind a pooler that moves a session's
+   * statements between server connections (pgbouncer in transaction mode, before 1.21).
+   */
+  readonly preparedStatements?: boolean | undefined
 }
 
 const DEFAULT_MAX_CONNECTIONS = 10
@@ -61,13 +69,37 @@ const reason = (cause: unknown) => (cause instanceof Error ? cause.message : "no
 const client = (options: PgStoreOptions, applicationName: string) => {
   const url = typeof options.url === "string" ? options.url : Redacted.value(options.url)
   const statementTimeout = Duration.toMillis(options.statementTimeout ?? Duration.seconds(30))
+  const connectTimeout = Duration.decode(options.connectTimeout ?? Duration.seconds(5))
   return Option.match(withStatementTimeout(url, statementTimeout), {
     onNone: () => Layer.fail(new Errors.StoreUnavailable({ message: "the Postgres connection URL is not a valid URL" })),
-    onSome: (connectionUrl) =>
-      PgClient.layer({
-        url: Redacted.make(connectionUrl),
-        maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
-        connectTimeout: options.connectTimeout ?? Duration.seconds(5),
+    onSome: (connectionString) =>
+      PgClient.layerFromPool({
+        // The pool as `PgClient.layer` makes it, with the store's own client class (named statements).
+        acquire: Effect.acquireRelease(
+          Effect.sync(() => {
+            const pool = new pg.Pool({
+              connectionString,
+              connectionTimeoutMillis: Duration.toMillis(connectTimeout),
+              max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+              application_name: applicationName,
+              types: Timestamps.types,
+              ...(options.preparedStatements === false ? {} : { Client: PreparedStatements.namingClient() })
+            })
+            // A dropped idle connection is the pool's to replace; a query on it fails on its own.
+            pool.on("error", () => {})
+            return pool
+          }),
+          (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+        ).pipe(
+          Effect.tap((pool) =>
+            Effect.tryPromise({ try: () => pool.query("SELECT 1"), catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" }) }).pipe(
+              Effect.timeoutFail({
+                duration: connectTimeout,
+                onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
+              })
+            )
+          )
+        ),
         applicationName,
         types: Timestamps.types
       }).pipe(Layer.mapError((error) => new Errors.StoreUnavailable({ message: `cannot connect to Postgres: ${reason(error.cause)}` })))
