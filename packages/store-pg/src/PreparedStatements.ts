@@ -8,7 +8,10 @@
  *
  * A query is named by its text, so one name always means one text on every connection. The
  * first `limit` distinct texts of a pool are named, the rest are sent as before: the lists'
- * filters make many texts, and each named one holds a plan on every connection that ran it.
+ * filters make many texts, and each named one holds a plan on every connection that ran it. A
+ * bulk statement (more than MAX_PARAMETERS values: the ingestions' 500-row INSERTs, whose last
+ * chunk has a new length each time) is sent unnamed too: its parse is a sliver of its work, and
+ * its plan would be a large one to keep.
  * Queries without parameters (BEGIN, COMMIT, a migration's script of several statements) stay on
  * the simple protocol, which is the only one that takes several statements.
  *
@@ -20,6 +23,8 @@ import pg from "pg"
 
 /** Distinct query texts a pool names (each a plan on every connection that ran it). */
 export const DEFAULT_LIMIT = 500
+/** The most values a named statement takes; a query with more is sent unnamed. */
+export const MAX_PARAMETERS = 100
 
 type Query = (this: pg.Client, config: unknown, values?: unknown, callback?: unknown) => unknown
 
@@ -37,7 +42,7 @@ export const namingClient = (limit: number = DEFAULT_LIMIT): typeof pg.Client =>
   const query = pg.Client.prototype.query as unknown as Query
   class NamingClient extends pg.Client {}
   ;(NamingClient.prototype as unknown as { query: Query }).query = function(config, values, callback) {
-    if (typeof config === "string" && Array.isArray(values) && values.length > 0) {
+    if (typeof config === "string" && Array.isArray(values) && values.length > 0 && values.length <= MAX_PARAMETERS) {
       const name = nameOf(config)
       if (name !== undefined) return query.call(this, { name, text: config, values }, callback)
     }

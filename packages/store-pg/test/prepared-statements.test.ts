@@ -9,7 +9,7 @@ import { SqlClient } from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import pg from "pg"
-import { namingClient } from "../src/PreparedStatements.js"
+import { MAX_PARAMETERS, namingClient } from "../src/PreparedStatements.js"
 import { useFreshDatabase } from "./support/database.js"
 
 const url = useFreshDatabase()
@@ -30,6 +30,8 @@ const preparedAfter = (store: Layer.Layer<SqlClient, unknown>, queries: Readonly
   }).pipe(Effect.provide(Layer.orDie(store)))
 
 const READ = "SELECT $1::int + 1 AS answer"
+/** A statement of MAX_PARAMETERS + 1 values. */
+const BULK = `SELECT ${Array.from({ length: MAX_PARAMETERS + 1 }, (_, i) => `$${i + 1}::int`).join(" + ")} AS total`
 
 describe("named statements", () => {
   it.effect("a query with parameters is prepared once on its connection, under one name for its text", () =>
@@ -39,10 +41,14 @@ describe("named statements", () => {
         [READ, [2]],
         ["SELECT $1::text AS other", ["x"]],
         // Several statements, no parameters: the simple protocol, as before.
-        ["SELECT 1; SELECT 2", []]
+        ["SELECT 1; SELECT 2", []],
+        // A bulk statement: unnamed, as before.
+        [BULK, Array.from({ length: MAX_PARAMETERS + 1 }, (_, i) => i)]
       ])
       // The connection may have prepared the store's own statements before (its migration check).
-      const ours = prepared.filter((row) => row.statement === READ || row.statement.startsWith("SELECT $1::text") || row.statement.startsWith("SELECT 1"))
+      const ours = prepared.filter((row) =>
+        row.statement === READ || row.statement.startsWith("SELECT $1::text") || row.statement.startsWith("SELECT 1") || row.statement === BULK
+      )
       expect(ours.map((row) => row.statement).sort()).toEqual([READ, "SELECT $1::text AS other"].sort())
       expect(ours.every((row) => row.name.startsWith("costline_"))).toBe(true)
       expect(new Set(prepared.map((row) => row.name)).size).toBe(prepared.length)
