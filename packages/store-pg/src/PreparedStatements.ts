@@ -8,10 +8,13 @@
  *
  * A query is named by its text, so one name always means one text on every connection. The
  * first `limit` distinct texts of a pool are named, the rest are sent as before: the lists'
- * filters make many texts, and each named one holds a plan on every connection that ran it. A
- * bulk statement (more than MAX_PARAMETERS values: the ingestions' 500-row INSERTs, whose last
- * chunk has a new length each time) is sent unnamed too: its parse is a sliver of its work, and
- * its plan would be a large one to keep.
+ * filters make many texts (an `IN` list of each length is one), and each named one holds a plan
+ * on every connection that ran it: ~62 KB for a list page's with an `IN` list of 50 values. A
+ * statement of more than MAX_PARAMETERS values (a long `IN` list, the ingestions' 500-row
+ * INSERTs, whose last chunk has a new length each time) is sent unnamed too: its parse is a
+ * smaller share of its work, and its plan a large one to keep. So a connection keeps at most
+ * DEFAULT_LIMIT plans of a bounded size, however its clients vary their filters; the statements
+ * of every route's common case are a few dozen texts.
  * Queries without parameters (BEGIN, COMMIT, a migration's script of several statements) stay on
  * the simple protocol, which is the only one that takes several statements.
  *
@@ -22,9 +25,9 @@
 import pg from "pg"
 
 /** Distinct query texts a pool names (each a plan on every connection that ran it). */
-export const DEFAULT_LIMIT = 500
+export const DEFAULT_LIMIT = 100
 /** The most values a named statement takes; a query with more is sent unnamed. */
-export const MAX_PARAMETERS = 100
+export const MAX_PARAMETERS = 32
 
 type Query = (this: pg.Client, config: unknown, values?: unknown, callback?: unknown) => unknown
 
