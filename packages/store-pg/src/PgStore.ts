@@ -100,8 +100,7 @@ const client = (options: PgStoreOptions, applicationName: string) => {
             )
           )
         ),
-        applicationName,
-        types: Timestamps.types
+        applicationName
       }).pipe(Layer.mapError((error) => new Errors.StoreUnavailable({ message: `cannot connect to Postgres: ${reason(error.cause)}` })))
   })
 }
