@@ -19,17 +19,23 @@
  * `--steps` counts interpreter steps per request instead, `--statements` lists the SQL of one
  * request, `--trace <dir>` writes which effect each step of one request ran (a file per build).
  *
+ * `--node-flags="<flags>"` starts every measurement process with those Node/V8 flags (given with
+ * `=`: a value that starts with `--` is otherwise taken for an option), e.g. the server's heap
+ * sizing (`--max-semi-space-size=4`) or `--trace-gc`, with `COSTLINE_BENCH_STDOUT=<file>` keeping
+ * the processes' stdout (the access log, the GC trace), which is otherwise dropped.
+ *
  * `--cpu-prof <dir>` writes each measurement's V8 CPU profile there (open it in Chrome DevTools).
  *
  * `--alloc <dir>` reports instead the bytes one request allocates and where (`alloc-run.mjs`: V8's
  * sampling heap profiler, collected objects included), a file per scenario and build.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, openSync, rmSync } from "node:fs"
 import { spawnSync } from "node:child_process"
 import { tmpdir } from "node:os"
 import { basename, dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { measurementFlags } from "./lib/NodeFlags.js"
 import { ORGANIZATION, seed } from "./lib/Seed.js"
 import { postgresTarget, sqliteTarget } from "./lib/Stores.js"
 
@@ -57,7 +63,9 @@ const { values: flags } = parseArgs({
     /** Instead of CPU time: which effect each step of one request ran (`trace-steps.mjs`), a file per build in this directory. */
     trace: { type: "string" },
     /** Instead of CPU time: bytes allocated per request and where (`alloc-run.mjs`), a file per scenario and build in this directory. */
-    alloc: { type: "string" }
+    alloc: { type: "string" },
+    /** Node/V8 flags for every measurement process, space-separated (e.g. `--max-semi-space-size=4 --trace-gc`). */
+    "node-flags": { type: "string", default: "" }
   }
 })
 const roots = (flags.root ?? [join(BENCH, "..")]).map((root) => resolve(root))
@@ -73,12 +81,13 @@ const target = flags.store === "postgres" ? await postgresTarget() : sqliteTarge
 const seeded = await seed(target, { auditRecords: 2_000, insights: 2_000, usageRecords: 0 })
 const scratch = mkdtempSync(join(tmpdir(), "costline-cpu-"))
 const results: Array<{ scenario: string; side: string; median_us: number }> = []
-const profile = flags["cpu-prof"] === undefined ? [] : ["--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir", resolve(flags["cpu-prof"])]
+const profile = measurementFlags(flags["node-flags"], flags["cpu-prof"] === undefined ? undefined : resolve(flags["cpu-prof"]))
 /** Runs one measurement process; its last stderr line is its JSON result. */
 const measure = (script: string, job: object): any => {
   const run = spawnSync(process.execPath, [...profile, join(BENCH, script), JSON.stringify(job)], {
     encoding: "utf8",
-    stdio: ["ignore", "ignore", "pipe"],
+    // Their stdout (the access log, `--trace-gc`) is kept in a file when `COSTLINE_BENCH_STDOUT` names one.
+    stdio: ["ignore", process.env.COSTLINE_BENCH_STDOUT === undefined ? "ignore" : openSync(process.env.COSTLINE_BENCH_STDOUT, "a"), "pipe"],
     maxBuffer: 64 * 1024 * 1024
   })
   const line = run.stderr.trim().split("\n").at(-1) ?? ""

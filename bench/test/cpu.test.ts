@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { spawn } from "node:child_process"
 import { cpuMicros, cpuTicks, isSteady, processState, untilIdle, watched } from "../lib/Cpu.js"
+import { measurementFlags } from "../lib/NodeFlags.js"
 import { row } from "../lib/Report.js"
 
 describe("CPU time from /proc/<pid>/stat", () => {
@@ -91,5 +92,13 @@ describe("waiting for a server to go idle", () => {
   it("reads the main thread's state after the command name", () => {
     expect(processState("4242 (node (x) y) R 1 4242")).toBe("R")
     expect(processState("4242 (node) S 1 4242")).toBe("S")
+  })
+})
+
+describe("a measurement process's Node flags (`bench/cpu.ts --node-flags`)", () => {
+  it("are the ones given, then a CPU profile's when one is asked for", () => {
+    expect(measurementFlags("", undefined)).toEqual([])
+    expect(measurementFlags(" --max-semi-space-size=4  --trace-gc ", undefined)).toEqual(["--max-semi-space-size=4", "--trace-gc"])
+    expect(measurementFlags("--trace-gc", "/tmp/profiles")).toEqual(["--trace-gc", "--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir", "/tmp/profiles"])
   })
 })
