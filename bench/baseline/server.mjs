@@ -16,7 +16,8 @@ import { listen, makeApp, send } from "./app.mjs"
 import { pageTokens } from "./auth.mjs"
 import { openStore } from "./stores.mjs"
 
-const { values } = parseArgs({ options: { database: { type: "string" }, port: { type: "string", default: "0" } } })
+// A first argument `serve` is ignored, so that `bench/served-ab.ts` can start it as it starts costline.
+const { values } = parseArgs({ allowPositionals: true, options: { database: { type: "string" }, port: { type: "string", default: "0" } } })
 if (values.database === undefined) throw new Error("--database is required")
 const store = openStore(values.database)
 const app = makeApp(store, await pageTokens(store))
