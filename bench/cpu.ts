@@ -81,13 +81,14 @@ const target = flags.store === "postgres" ? await postgresTarget() : sqliteTarge
 const seeded = await seed(target, { auditRecords: 2_000, insights: 2_000, usageRecords: 0 })
 const scratch = mkdtempSync(join(tmpdir(), "costline-cpu-"))
 const results: Array<{ scenario: string; side: string; median_us: number }> = []
-const profile = measurementFlags(flags["node-flags"], flags["cpu-prof"] === undefined ? undefined : resolve(flags["cpu-prof"]))
+const nodeFlags = measurementFlags(flags["node-flags"], flags["cpu-prof"] === undefined ? undefined : resolve(flags["cpu-prof"]))
+/** The measurement processes' stdout (the access log, `--trace-gc`): kept in the file `COSTLINE_BENCH_STDOUT` names, else dropped. */
+const stdout = process.env.COSTLINE_BENCH_STDOUT === undefined ? "ignore" : openSync(process.env.COSTLINE_BENCH_STDOUT, "a")
 /** Runs one measurement process; its last stderr line is its JSON result. */
 const measure = (script: string, job: object): any => {
-  const run = spawnSync(process.execPath, [...profile, join(BENCH, script), JSON.stringify(job)], {
+  const run = spawnSync(process.execPath, [...nodeFlags, join(BENCH, script), JSON.stringify(job)], {
     encoding: "utf8",
-    // Their stdout (the access log, `--trace-gc`) is kept in a file when `COSTLINE_BENCH_STDOUT` names one.
-    stdio: ["ignore", process.env.COSTLINE_BENCH_STDOUT === undefined ? "ignore" : openSync(process.env.COSTLINE_BENCH_STDOUT, "a"), "pipe"],
+    stdio: ["ignore", stdout, "pipe"],
     maxBuffer: 64 * 1024 * 1024
   })
   const line = run.stderr.trim().split("\n").at(-1) ?? ""
