@@ -1,8 +1,8 @@
 /**
- * A request's facts (`RequestFiber.RequestFacts`: its id, its tenant) reach everything that reads
- * them, whichever host made the request's context and whether or not the request had a body (a
- * body request is served in a context of its own): the access log's entry, the audit record the
- * request writes, the error body. Node hosts make the record with the context; the web handler's
+ * A request's facts (`RequestFiber.RequestFacts`: its id, its tenant, the headers its handler
+ * gave the answer) reach everything that reads them, whichever host made the request's context
+ * and whether or not the request had a body (a body request is served in a context of its own):
+ * the access log's entry, the audit record the request writes, the error body, the answer's ETag. Node hosts make the record with the context; the web handler's
  * context comes from the platform, and the pipeline adds one.
  */
 import { AuditRepo, Core } from "@costline/core"
@@ -27,7 +27,7 @@ interface Sent {
   readonly headers: Record<string, string>
   readonly body?: string
 }
-type Send = (request: Sent) => Promise<{ readonly status: number; readonly body: string }>
+type Send = (request: Sent) => Promise<{ readonly status: number; readonly body: string; readonly etag: string | null }>
 
 /** Each host, serving the API over `filename`; `dispose` flushes its log. */
 const hosts: ReadonlyArray<readonly [string, (filename: string) => { readonly send: Send; readonly dispose: () => Promise<void> }]> = [
@@ -37,7 +37,8 @@ const hosts: ReadonlyArray<readonly [string, (filename: string) => { readonly se
       send: async (request) => {
         const options: InjectOptions = { method: request.method as "GET", url: request.url, headers: request.headers, ...(request.body === undefined ? {} : { payload: request.body }) }
         const answer = await inject(handler, options)
-        return { status: answer.statusCode, body: answer.payload }
+        const etag = answer.headers.etag
+        return { status: answer.statusCode, body: answer.payload, etag: typeof etag === "string" ? etag : null }
       },
       dispose: () => handler.dispose()
     }
@@ -47,7 +48,7 @@ const hosts: ReadonlyArray<readonly [string, (filename: string) => { readonly se
     return {
       send: async (request) => {
         const answer = await handler(new Request(`http://host.example${request.url}`, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) }))
-        return { status: answer.status, body: await answer.text() }
+        return { status: answer.status, body: await answer.text(), etag: answer.headers.get("etag") }
       },
       dispose: () => handler.dispose()
     }
@@ -70,7 +71,7 @@ describe.each(hosts)("on %s", (label, host) => {
       return true
     })
     const served = host(filename)
-    let replies: Array<{ readonly status: number; readonly body: string }>
+    let replies: Array<{ readonly status: number; readonly body: string; readonly etag: string | null }>
     try {
       replies = [
         await served.send({ method: "GET", url: `/v2/insights/${seeded.insight.id}`, headers: { ...auth, "x-request-id": "facts-read" } }),
@@ -93,6 +94,11 @@ describe.each(hosts)("on %s", (label, host) => {
     }
     expect(replies.map((reply) => reply.status)).toEqual([200, 200, 412])
     expect(JSON.parse(replies[2]!.body).request_id).toBe("facts-stale")
+    // The headers the handler gave its answer (`Respond.setHeaders`, kept in the facts): the ETag
+    // read, and the new one the write made, with a body or without.
+    expect(replies[0]!.etag).toBe(seeded.insight.etag)
+    expect(replies[1]!.etag).toBe(JSON.parse(replies[1]!.body).etag)
+    expect(replies[1]!.etag).not.toBe(seeded.insight.etag)
 
     const entries = written.join("").split("\n").filter((line) => line.includes("\"request served\"")).map((line) => JSON.parse(line))
     const byId = Object.fromEntries(entries.map((entry) => [entry.annotations.request_id, entry.annotations]))

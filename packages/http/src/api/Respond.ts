@@ -1,12 +1,21 @@
 /**
- * Response headers that endpoints cannot declare (`Location`, `ETag`, `Cache-Control`): added
- * by a pre-response handler, so handlers keep returning plain values the API encodes.
+ * Response headers that endpoints cannot declare (`Location`, `ETag`, `Cache-Control`), so
+ * handlers keep returning plain values the API encodes. They are recorded in the request's facts
+ * (`RequestFiber`), and the pipeline sets them on the answer with its own headers — whatever
+ * the answer, a failure's too. Outside a request's pipeline (no facts) they are added by a
+ * pre-response handler, as the platform would: that was the way for every request until session
+ * 15, a copy of the fiber's FiberRefs and a second copy of the response per call.
  */
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import * as RequestFiber from "../routing/RequestFiber.js"
 
 export const setHeaders = (headers: Readonly<Record<string, string>>): Effect.Effect<void> =>
-  HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+  Effect.withFiberRuntime((fiber) =>
+    RequestFiber.addHeaders(fiber, headers)
+      ? Effect.void
+      : HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+  )
 
 /** For responses that must never be reused: audit exports, credentials. */
 export const noStore: Effect.Effect<void> = setHeaders({ "cache-control": "no-store" })

@@ -73,6 +73,7 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
       app: ReturnType<typeof edges>,
       request: HttpServerRequest.HttpServerRequest,
       requestId: string,
+      facts: RequestFiber.Facts,
       route: () => Option.Option<RouteTable.Match>
     ) => {
       const version = versionOf(request.url)
@@ -108,6 +109,8 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
       return served.pipe(
         Effect.map((response) =>
           HttpServerResponse.setHeaders(response, {
+            // What the handler gave its answer (`Respond.setHeaders`), then the pipeline's own.
+            ...facts.headers,
             [RequestId.HEADER]: requestId,
             ...(options.rateLimit !== undefined && RateLimit.appliesTo(request.url)
               ? { [RateLimit.POLICY_HEADER]: RateLimit.policyValue(options.rateLimit) }
@@ -151,9 +154,10 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         // One routing pass per request, shared by the deprecation headers and the access log.
         let matched: Option.Option<RouteTable.Match> | undefined
         const matchedRoute = () => (matched ??= RouteTable.match(routes, request.method, request.url))
-        const served = respond(app, request, requestId, matchedRoute)
         // For the rest of the request's fiber (`RequestFiber`): its id, in its facts and its logs.
-        return RequestFiber.begin(fiber, requestId).pipe(
+        const [facts, begun] = RequestFiber.begin(fiber, requestId)
+        const served = respond(app, request, requestId, facts, matchedRoute)
+        return begun.pipe(
           Effect.zipRight(RequestFiber.annotateLogs({ request_id: requestId })),
           Effect.zipRight(
             observed

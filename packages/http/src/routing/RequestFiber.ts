@@ -41,12 +41,17 @@ export const currentTimeMillis = (fiber: AnyFiber): number =>
 export interface Facts {
   requestId: string | null
   tenant: string | null
+  /**
+   * Headers the request's handler gave its answer (`Respond.setHeaders`: ETag, Location,
+   * Cache-Control), which the pipeline sets with its own on whatever the request is answered.
+   */
+  headers: Record<string, string> | null
 }
 
 export class RequestFacts extends Context.Tag("@costline/http/RequestFacts")<RequestFacts, Facts>() {}
 
 /** A fresh record, for a host that makes the request's context (`NodeServing`). */
-export const newFacts = (): Facts => ({ requestId: null, tenant: null })
+export const newFacts = (): Facts => ({ requestId: null, tenant: null, headers: null })
 
 /** The facts of the request `fiber` serves; outside a request, a fresh record nobody reads again. */
 export const factsOf = (fiber: AnyFiber): Facts =>
@@ -55,14 +60,29 @@ export const factsOf = (fiber: AnyFiber): Facts =>
 /**
  * Starts the request's facts with its id: in the record its host made with the request's context
  * (`NodeServing`, for every node host and the bundled server), else in one added to the context
- * now (a host whose context the platform makes, e.g. `toWebHandler`).
+ * by the effect returned beside it (a host whose context the platform makes, e.g. `toWebHandler`).
  */
-export const begin = (fiber: AnyFiber, requestId: string): Effect.Effect<void> => {
+export const begin = (fiber: AnyFiber, requestId: string): readonly [Facts, Effect.Effect<void>] => {
   const facts = fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined
-  if (facts === undefined) return provide(RequestFacts, { requestId, tenant: null })
+  if (facts === undefined) {
+    const made: Facts = { requestId, tenant: null, headers: null }
+    return [made, provide(RequestFacts, made)]
+  }
   facts.requestId = requestId
   facts.tenant = null
-  return Effect.void
+  facts.headers = null
+  return [facts, Effect.void]
+}
+
+/**
+ * Records `headers` for the answer of the request `fiber` serves; false outside a request (no
+ * facts in its context), where the caller has to add them some other way.
+ */
+export const addHeaders = (fiber: AnyFiber, headers: Readonly<Record<string, string>>): boolean => {
+  const facts = fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined
+  if (facts === undefined) return false
+  facts.headers = facts.headers === null ? { ...headers } : { ...facts.headers, ...headers }
+  return true
 }
 
 /** Adds `service` to the context of the request's fiber. */
