@@ -12,7 +12,8 @@
  * line, causes included.
  */
 import { SecretFields } from "@costline/core"
-import { Cause, Effect, FiberId, HashMap, Layer, type List, Logger, type LogLevel, type LogSpan } from "effect"
+import { Cause, Effect, FiberId, FiberRef, FiberRefs, HashMap, HashSet, Layer, type List, Logger, type LogLevel, type LogSpan } from "effect"
+import * as RequestFiber from "../routing/RequestFiber.js"
 
 export interface LineBatcher {
   readonly push: (line: string) => void
@@ -89,7 +90,9 @@ const textOf = (message: unknown): string | ReadonlyArray<string> | undefined =>
  * The line of an entry of text, without a cause, whose annotations are flat (the access log's,
  * most lines), with `fields` written after (and over) `annotations` as if they had been added to
  * them: the same JSON `Logger.jsonLogger` writes, built without its general walk (a copy of the
- * annotations, a replacer called for every value). Undefined when an annotation is not flat.
+ * annotations, a replacer called for every value). `requestId`, the id of the request that logs
+ * (`RequestFiber.requestIdIn`), is its `request_id` annotation unless the annotations carry one.
+ * Undefined when an annotation is not flat.
  * PEM blocks are not cut out here (`formatLine` does, on the whole line).
  */
 export const textLine = (
@@ -97,11 +100,15 @@ export const textLine = (
   logLevel: LogLevel.LogLevel,
   date: Date,
   annotations: HashMap.HashMap<string, unknown>,
+  requestId: string | null,
   fields: Readonly<Record<string, Flat>> | undefined,
   spans: List.List<LogSpan.LogSpan>,
   fiberId: FiberId.FiberId
 ): string | undefined => {
   const annotated: Record<string, unknown> = {}
+  if (requestId !== null && !HashMap.has(annotations, RequestFiber.REQUEST_ID_ANNOTATION)) {
+    annotated[RequestFiber.REQUEST_ID_ANNOTATION] = requestId
+  }
   for (const [key, value] of annotations) {
     if (!isFlat(value)) return undefined
     annotated[key] = isSecretKey(key) ? SecretFields.REDACTED : value
@@ -120,12 +127,16 @@ export const textLine = (
   })
 }
 
+/** The id of the request that logs an entry (its fiber's facts), else null. */
+const requestIdOf = (options: Logger.Logger.Options<unknown>): string | null =>
+  RequestFiber.requestIdIn(FiberRefs.getOrDefault(options.context, FiberRef.currentContext))
+
 /** `textLine` of an entry as a logger receives it; undefined for one that is not text, has a cause or an annotation that is not flat. */
-const flatLine = (options: Logger.Logger.Options<unknown>): string | undefined => {
+const flatLine = (options: Logger.Logger.Options<unknown>, requestId: string | null): string | undefined => {
   const text = textOf(options.message)
   return text === undefined || !Cause.isEmpty(options.cause)
     ? undefined
-    : textLine(text, options.logLevel, options.date, options.annotations, undefined, options.spans, options.fiberId)
+    : textLine(text, options.logLevel, options.date, options.annotations, requestId, undefined, options.spans, options.fiberId)
 }
 
 /** `FiberId.threadName`, without the set it builds for a single fiber's id (`#42`). */
@@ -142,14 +153,28 @@ const isSecretKey = (key: string): boolean => {
   return secret
 }
 
-/** One log entry as a JSON line, its secrets redacted. */
-export const formatLine = (options: Logger.Logger.Options<unknown>): string =>
-  SecretFields.scrubPrivateKeys(flatLine(options) ?? Logger.jsonLogger.log({
+/**
+ * One log entry as a JSON line, its secrets redacted, carrying the id of the request that logged
+ * it (`request_id`, from the request's facts: the pipeline does not also annotate the fiber's
+ * logs when this is the one logger, `isOnlyLogger`).
+ */
+export const formatLine = (options: Logger.Logger.Options<unknown>): string => {
+  const requestId = requestIdOf(options)
+  return SecretFields.scrubPrivateKeys(flatLine(options, requestId) ?? generalLine(options, requestId))
+}
+
+/** `Logger.jsonLogger`'s line of any entry, secrets redacted and the request's id annotated. */
+const generalLine = (options: Logger.Logger.Options<unknown>, requestId: string | null): string => {
+  const annotations = requestId === null || HashMap.has(options.annotations, RequestFiber.REQUEST_ID_ANNOTATION)
+    ? options.annotations
+    : HashMap.set(options.annotations, RequestFiber.REQUEST_ID_ANNOTATION, requestId as unknown)
+  return Logger.jsonLogger.log({
     ...options,
     message: SecretFields.redactSecretFields(options.message),
-    annotations: HashMap.map(options.annotations, (value, key) =>
+    annotations: HashMap.map(annotations, (value, key) =>
       SecretFields.isSecretField(key) ? SecretFields.REDACTED : SecretFields.redactSecretFields(value))
-  }))
+  })
+}
 
 /** This module's loggers and their batchers, for `writerOf`. */
 const batchers = new WeakMap<Logger.Logger<unknown, void>, LineBatcher>()
@@ -160,6 +185,10 @@ const batchers = new WeakMap<Logger.Logger<unknown, void>, LineBatcher>()
  */
 export const writerOf = (logger: Logger.Logger<unknown, unknown>): LineBatcher | undefined =>
   batchers.get(logger as Logger.Logger<unknown, void>)
+
+/** The batcher of this module's logger when it is the only one in `loggers` (a fiber's), else undefined. */
+export const onlyWriter = (loggers: HashSet.HashSet<Logger.Logger<unknown, unknown>>): LineBatcher | undefined =>
+  HashSet.size(loggers) === 1 ? writerOf(HashSet.values(loggers).next().value!) : undefined
 
 /** JSON lines to stdout in batches; replaces the default logger for as long as the layer lives. */
 export const layer: Layer.Layer<never> = Logger.replaceScoped(

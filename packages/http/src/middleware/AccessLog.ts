@@ -39,20 +39,21 @@ export const log = (
   if (LogLevel.greaterThan(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Info)) return
   const loggers = fiber.getFiberRef(FiberRef.currentLoggers)
   if (HashSet.size(loggers) === 0) return
+  const facts = RequestFiber.factsOf(fiber)
   const fields = {
     method: request.method,
     route,
     status: response.status,
     duration_ms: durationMs,
-    tenant: RequestFiber.factsOf(fiber).tenant
+    tenant: facts.tenant
   }
   const annotations = fiber.getFiberRef(FiberRef.currentLogAnnotations)
   const spans = fiber.getFiberRef(FiberRef.currentLogSpan)
   const date = new Date(Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis())
   // The server's case (and a mounted API's): costline's JSON lines are the one logger. The line
   // is what that logger would write, made from the fields as they are, without a map of them.
-  const writer = HashSet.size(loggers) === 1 ? JsonLines.writerOf(HashSet.values(loggers).next().value!) : undefined
-  const line = writer && JsonLines.textLine(MESSAGE, LogLevel.Info, date, annotations, fields, spans, fiber.id())
+  const writer = JsonLines.onlyWriter(loggers)
+  const line = writer && JsonLines.textLine(MESSAGE, LogLevel.Info, date, annotations, facts.requestId, fields, spans, fiber.id())
   if (writer !== undefined && line !== undefined) return writer.push(SecretFields.scrubPrivateKeys(line))
   const context = fiber.getFiberRefs()
   const options: Logger.Logger.Options<unknown> = {

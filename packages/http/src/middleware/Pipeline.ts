@@ -8,13 +8,14 @@
 import { type HttpApi, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import type { Gcra } from "@costline/core"
-import { Cause, type Duration, Effect, identity, Option } from "effect"
+import { Cause, type Duration, Effect, FiberRef, identity, Option } from "effect"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import { describe } from "../errors/Describe.js"
 import * as FastApiDetail from "../errors/FastApiDetail.js"
 import * as IssueInputs from "../errors/IssueInputs.js"
 import type { HttpFailure } from "../errors/Problem.js"
 import * as ProblemJson from "../errors/ProblemJson.js"
+import * as JsonLines from "../logging/JsonLines.js"
 import type { Metrics } from "../observability/Metrics.js"
 import * as RequestFiber from "../routing/RequestFiber.js"
 import * as RouteTable from "../routing/RouteTable.js"
@@ -155,10 +156,13 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         let matched: Option.Option<RouteTable.Match> | undefined
         const matchedRoute = () => (matched ??= RouteTable.match(routes, request.method, request.url))
         // For the rest of the request's fiber (`RequestFiber`): its id, in its facts and its logs.
+        // costline's JSON lines read it from the facts; any other logger gets it as an annotation.
         const [facts, begun] = RequestFiber.begin(fiber, requestId)
         const served = respond(app, request, requestId, facts, matchedRoute)
-        return begun.pipe(
-          Effect.zipRight(RequestFiber.annotateLogs({ request_id: requestId })),
+        const logged = JsonLines.onlyWriter(fiber.getFiberRef(FiberRef.currentLoggers)) === undefined
+          ? Effect.zipRight(begun, RequestFiber.annotateLogs({ [RequestFiber.REQUEST_ID_ANNOTATION]: requestId }))
+          : begun
+        return logged.pipe(
           Effect.zipRight(
             observed
               ? Effect.flatMap(served, (response) => observe(request, response, requestId, started, matchedRoute()))

@@ -50,6 +50,13 @@ export interface Facts {
 
 export class RequestFacts extends Context.Tag("@costline/http/RequestFacts")<RequestFacts, Facts>() {}
 
+/** The log annotation that carries a request's id on every line the request logs. */
+export const REQUEST_ID_ANNOTATION = "request_id"
+
+/** The id of the request whose context this is (its facts'), else null: every line it logs carries it. */
+export const requestIdIn = (context: Context.Context<never>): string | null =>
+  (context.unsafeMap.get(RequestFacts.key) as Facts | undefined)?.requestId ?? null
+
 /** A fresh record, for a host that makes the request's context (`NodeServing`). */
 export const newFacts = (): Facts => ({ requestId: null, tenant: null, headers: null })
 

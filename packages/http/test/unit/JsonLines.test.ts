@@ -1,6 +1,7 @@
-import { Cause, Effect, FiberId, HashMap, List, Logger, LogLevel, LogSpan } from "effect"
+import { Cause, Context, Effect, FiberId, FiberRef, FiberRefs, HashMap, List, Logger, LogLevel, LogSpan } from "effect"
 import { describe, expect, it, vi } from "vitest"
 import * as JsonLines from "../../src/logging/JsonLines.js"
+import * as RequestFiber from "../../src/routing/RequestFiber.js"
 
 const { makeBatcher } = JsonLines
 
@@ -98,12 +99,17 @@ describe("JSON lines logger redaction", () => {
 })
 
 describe("JSON lines of flat entries", () => {
-  const entry = (message: unknown, annotations: Record<string, unknown>, cause: Cause.Cause<unknown> = Cause.empty) => ({
+  const entry = (
+    message: unknown,
+    annotations: Record<string, unknown>,
+    cause: Cause.Cause<unknown> = Cause.empty,
+    context: FiberRefs.FiberRefs = FiberRefs.empty()
+  ) => ({
     fiberId: FiberId.make(7, 0),
     logLevel: LogLevel.Info,
     message,
     cause,
-    context: undefined as never,
+    context,
     spans: List.make(LogSpan.make("served", 1_000)),
     annotations: HashMap.fromIterable(Object.entries(annotations)),
     date: new Date(1_250)
@@ -135,6 +141,27 @@ describe("JSON lines of flat entries", () => {
     expect(JSON.parse(line).annotations).toEqual({ api_token: "[redacted]", note: "[redacted]", tenant: "acme" })
     // The rule's answer per key is kept: the same entry again is redacted the same.
     expect(JsonLines.formatLine(entry(["refused"], { api_token: "TOKEN-8181", tenant: "acme" }))).not.toContain("TOKEN-8181")
+  })
+
+  it("an entry logged by a request carries its id from the request's facts, unless it is annotated with one", () => {
+    // The fiber's context as a request's: its facts record the id the pipeline gave it.
+    const facts = { ...RequestFiber.newFacts(), requestId: "r-facts" }
+    const inRequest = FiberRefs.updateAs(FiberRefs.empty(), {
+      fiberId: FiberId.none,
+      fiberRef: FiberRef.currentContext,
+      value: Context.make(RequestFiber.RequestFacts, facts)
+    })
+    const flat = JSON.parse(JsonLines.formatLine(entry(["request served"], { status: 200 }, Cause.empty, inRequest)))
+    expect(flat.annotations).toEqual({ request_id: "r-facts", status: 200 })
+    // As if annotated first: the same line Effect's JSON logger writes with the annotation.
+    expect(JsonLines.formatLine(entry(["request served"], { status: 200 }, Cause.empty, inRequest)))
+      .toBe(general(entry(["request served"], { request_id: "r-facts", status: 200 })))
+    const failed = JSON.parse(JsonLines.formatLine(entry(["request failed"], { detail: { a: 1 } }, Cause.fail("boom"), inRequest)))
+    expect(failed.annotations).toEqual({ request_id: "r-facts", detail: { a: 1 } })
+    const annotated = JSON.parse(JsonLines.formatLine(entry(["x"], { request_id: "r-own" }, Cause.empty, inRequest)))
+    expect(annotated.annotations).toEqual({ request_id: "r-own" })
+    // Outside a request (no facts), nothing is added.
+    expect(JSON.parse(JsonLines.formatLine(entry(["started"], {}))).annotations).toEqual({})
   })
 
   it("entries that are not flat (objects, causes) are written as before", () => {
