@@ -156,7 +156,7 @@ const isSecretKey = (key: string): boolean => {
 /**
  * One log entry as a JSON line, its secrets redacted, carrying the id of the request that logged
  * it (`request_id`, from the request's facts: the pipeline does not also annotate the fiber's
- * logs when this is the one logger, `isOnlyLogger`).
+ * logs when this is the one logger, `onlyWriter`).
  */
 export const formatLine = (options: Logger.Logger.Options<unknown>): string => {
   const requestId = requestIdOf(options)
