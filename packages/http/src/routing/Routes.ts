@@ -35,7 +35,7 @@ import {
   HttpServerResponse,
   UrlParams
 } from "@effect/platform"
-import { Context, Effect, type Fiber, Layer, Option, ParseResult, Schema, Scope } from "effect"
+import { Context, Effect, Either, type Fiber, Layer, Option, ParseResult, Schema, Scope } from "effect"
 import * as Group from "../api/Group.js"
 import { normalizeQuery } from "./UrlParams.js"
 
@@ -87,11 +87,39 @@ export interface Input {
   readonly query: Query
 }
 
-/** One decoder of the handler's input: the key it sets and how it reads it. */
+/**
+ * One decoder of the handler's input: the key it sets and how it reads it. A decoder of what the
+ * request already holds (path, headers, query) is also given as a value-returning function
+ * (`now`), run in the step that dispatches instead of as an effect of its own; what it cannot
+ * decode that way (a schema with an asynchronous part) it leaves to `decode`.
+ */
 interface Step {
   readonly key: "path" | "payload" | "headers" | "urlParams"
   readonly decode: (input: Input) => Effect.Effect<unknown, ParseResult.ParseError, unknown>
+  readonly now?: (input: Input) => Either.Either<unknown, ParseResult.ParseError>
 }
+
+/**
+ * Whether `Schema.decodeUnknownEither` gave up somewhere in `issue` because a part of the schema
+ * needs an effect (asynchronous work, a service): such a request is decoded by `decode` instead.
+ */
+const needsEffect = (issue: ParseResult.ParseIssue): boolean => {
+  switch (issue._tag) {
+    case "Forbidden":
+      return true
+    case "Pointer":
+    case "Refinement":
+    case "Transformation":
+      return needsEffect(issue.issue)
+    case "Composite":
+      return Array.isArray(issue.issues) ? issue.issues.some(needsEffect) : needsEffect(issue.issues as ParseResult.ParseIssue)
+    default:
+      return false
+  }
+}
+
+/** The value-returning decoder of `schema` (its context, if it needs one, makes it give up: `needsEffect`). */
+const decodeNow = (schema: Schema.Schema.Any) => Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>)
 
 const compile = (item: Group.Item, middlewares: ReadonlyArray<Middleware>, services: ReadonlyMap<string, unknown>): Effect.Effect<Compiled> => {
   const endpoint = item.endpoint
@@ -105,7 +133,8 @@ const compile = (item: Group.Item, middlewares: ReadonlyArray<Middleware>, servi
   const steps: Array<Step> = []
   if (Option.isSome(endpoint.pathSchema)) {
     const decode = Schema.decodeUnknown(endpoint.pathSchema.value)
-    steps.push({ key: "path", decode: (input) => decode(input.params) })
+    const now = decodeNow(endpoint.pathSchema.value)
+    steps.push({ key: "path", decode: (input) => decode(input.params), now: (input) => now(input.params) })
   }
   if (Option.isSome(endpoint.payloadSchema) && !item.withFullRequest) {
     const decode = Schema.decodeUnknown(endpoint.payloadSchema.value)
@@ -113,26 +142,38 @@ const compile = (item: Group.Item, middlewares: ReadonlyArray<Middleware>, servi
   }
   if (Option.isSome(endpoint.headersSchema)) {
     const decode = Schema.decodeUnknown(endpoint.headersSchema.value)
-    steps.push({ key: "headers", decode: (input) => decode(input.request.headers) })
+    const now = decodeNow(endpoint.headersSchema.value)
+    steps.push({ key: "headers", decode: (input) => decode(input.request.headers), now: (input) => now(input.request.headers) })
   }
   if (Option.isSome(endpoint.urlParamsSchema)) {
     const schema = endpoint.urlParamsSchema.value
     const decode = Schema.decodeUnknown(schema)
-    steps.push({ key: "urlParams", decode: (input) => decode(normalizeQuery(input.query, schema.ast)) })
+    const now = decodeNow(schema)
+    steps.push({
+      key: "urlParams",
+      decode: (input) => decode(normalizeQuery(input.query, schema.ast)),
+      now: (input) => now(normalizeQuery(input.query, schema.ast))
+    })
   }
   const encode = Group.encoderOf(endpoint)
   const handler = item.handler
 
   /** The decoders from `index` on, then the handler and its success's encoding. */
   const from = (index: number, input: Input, args: Record<string, unknown>): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, unknown> => {
-    if (index === steps.length) {
-      return Effect.flatMap(handler(args), (value) => HttpServerResponse.isServerResponse(value) ? Effect.succeed(value) : encode(value))
+    for (; index < steps.length; index++) {
+      const step = steps[index]!
+      const decoded = step.now?.(input)
+      if (decoded === undefined || (Either.isLeft(decoded) && needsEffect(decoded.left.issue))) {
+        const next = index + 1
+        return Effect.flatMap(step.decode(input), (value) => {
+          args[step.key] = value
+          return from(next, input, args)
+        })
+      }
+      if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
+      args[step.key] = decoded.right
     }
-    const step = steps[index]!
-    return Effect.flatMap(step.decode(input), (value) => {
-      args[step.key] = value
-      return from(index + 1, input, args)
-    })
+    return Effect.flatMap(handler(args), (value) => HttpServerResponse.isServerResponse(value) ? Effect.succeed(value) : encode(value))
   }
 
   const core = (input: Input) =>

@@ -83,3 +83,45 @@ describe("Dispatch", () => {
     }
   })
 })
+
+/**
+ * Path, header and query decoders run as values in the dispatching step (`Routes`); a schema
+ * that needs an effect to decode (here asynchronous work) is decoded as an effect instead, and a
+ * failure is the platform's decode error either way.
+ */
+const Loud = Schema.transformOrFail(Schema.String, Schema.String, {
+  decode: (text) => Effect.async<string>((resume) => void setTimeout(() => resume(Effect.succeed(text.toUpperCase())), 0)),
+  encode: (text) => Effect.succeed(text.toLowerCase())
+})
+const DecodingApi = HttpApi.make("decoding").add(
+  HttpApiGroup.make("decoding")
+    .add(HttpApiEndpoint.get("count", "/counts/:n").setPath(Schema.Struct({ n: Schema.NumberFromString })).addSuccess(Schema.Number))
+    .add(HttpApiEndpoint.get("loud", "/loud/:word").setPath(Schema.Struct({ word: Loud })).addSuccess(Schema.String))
+)
+const DecodingLive = Group.group(DecodingApi, "decoding", (handlers) =>
+  handlers
+    .handle("count", ({ path }) => Effect.succeed(path.n * 2))
+    .handle("loud", ({ path }) => Effect.succeed(path.word)))
+
+const serveDecoding = async (url: string) => {
+  const exit = await appOf<Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>, never>(
+    Routes.layer(DecodingApi, [DecodingLive])
+  )
+  if (Exit.isFailure(exit)) throw new Error(Cause.pretty(exit.cause))
+  const request = HttpServerRequest.fromWeb(new Request(`http://localhost${url}`))
+  return Effect.runPromiseExit(Effect.scoped(Effect.provideService(exit.value, HttpServerRequest.HttpServerRequest, request)))
+}
+
+describe("Dispatch's decoders", () => {
+  it("decode the path as values, and fail with the platform's decode error", async () => {
+    expect(body(await serveDecoding("/counts/21")).json).toBe(42)
+    const refused = await serveDecoding("/counts/many")
+    expect(Exit.isFailure(refused) && Cause.failureOption(refused.cause).pipe((failure) =>
+      failure._tag === "Some" && (failure.value as { _tag?: string })._tag === "HttpApiDecodeError"
+    )).toBe(true)
+  })
+
+  it("decode a schema that needs an effect (asynchronous work) as an effect", async () => {
+    expect(body(await serveDecoding("/loud/quiet")).json).toBe("QUIET")
+  })
+})
