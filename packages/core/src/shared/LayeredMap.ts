@@ -20,7 +20,7 @@ import { Context } from "effect"
  * @category models
  */
 export class LayeredMap<K, V> extends Map<K, V> {
-  readonly #base: ReadonlyMap<K, V>
+  #base: ReadonlyMap<K, V>
   /** Base keys deleted through this map; allocated on the first such delete (none in practice). */
   #hidden: Set<K> | undefined
   /** Every entry that shows, as a plain Map; made when first iterated, dropped by a write. */
@@ -29,6 +29,23 @@ export class LayeredMap<K, V> extends Map<K, V> {
   constructor(base: ReadonlyMap<K, V>) {
     super()
     this.#base = base
+  }
+
+  /** The map beneath the layer. */
+  get base(): ReadonlyMap<K, V> {
+    return this.#base
+  }
+
+  /**
+   * Puts the layer over `base` in place of the map beneath it; base keys deleted through this map
+   * stay hidden. For a map one owner made and nobody else holds (a request's context, made by its
+   * host and handed to its dispatch): everyone who holds it sees the new base.
+   */
+  rebase(base: ReadonlyMap<K, V>): void {
+    this.#base = base
+    this.#flat = undefined
+    // Hidden keys are base keys (`size` counts on it).
+    if (this.#hidden !== undefined) for (const key of this.#hidden) if (!base.has(key)) this.#hidden.delete(key)
   }
 
   /** Whether `key` is a base entry that shows through (not shadowed by the layer, not deleted). */

@@ -66,6 +66,28 @@ describe("LayeredMap (a request's context over its route's services)", () => {
     expect(base.get("a")).toBe(1)
   })
 
+  it("moves onto another base in place: its own entries over it, deleted keys still hidden", () => {
+    const map = new LayeredMap(base)
+    map.set("b", 20).set("d", 4)
+    map.delete("a")
+    const other: ReadonlyMap<string, number> = new Map([["a", 100], ["c", 300], ["e", 500]])
+    // Iterated first: the copy it keeps for iterating must not outlive the old base.
+    expect(new Map(map)).toEqual(new Map([["b", 20], ["c", 3], ["d", 4]]))
+    map.rebase(other)
+    expect(map.base).toBe(other)
+    expect(map.get("c")).toBe(300)
+    expect(map.get("e")).toBe(500)
+    expect(map.get("b")).toBe(20)
+    expect(map.has("a")).toBe(false)
+    expect(map.size).toBe(4)
+    expect(new Map(map)).toEqual(new Map([["c", 300], ["e", 500], ["b", 20], ["d", 4]]))
+    // A hidden key the new base lacks is not counted against it.
+    map.rebase(new Map([["c", 3]]))
+    expect(map.size).toBe(3)
+    expect(new Map(map)).toEqual(new Map([["c", 3], ["b", 20], ["d", 4]]))
+    expect([...other]).toEqual([["a", 100], ["c", 300], ["e", 500]])
+  })
+
   it("behaves as a plain copy of its base under any sequence of writes", () => {
     const keys = ["a", "b", "c", "d", "e"]
     let seed = 7

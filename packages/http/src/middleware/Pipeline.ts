@@ -5,7 +5,7 @@
  * limits and the read timeout, answers CORS and the edge routes (documents, docs page, probes),
  * adds the v1 deprecation and v2 rate-limit headers, and writes the access log.
  */
-import { type HttpApi, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { FileSystem, type HttpApi, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import type { Gcra } from "@costline/core"
 import { Cause, type Duration, Effect, FiberRef, identity, Option } from "effect"
@@ -75,7 +75,8 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
       request: HttpServerRequest.HttpServerRequest,
       requestId: string,
       facts: RequestFiber.Facts,
-      route: () => Option.Option<RouteTable.Match>
+      route: () => Option.Option<RouteTable.Match>,
+      fiber: RequestFiber.AnyFiber
     ) => {
       const version = versionOf(request.url)
       const maxBodyBytes = BodyLimits.limitFor(request.url, options)
@@ -100,11 +101,15 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
           Effect.matchCauseEffect({
             onFailure: (cause) => answer(cause, request),
             onSuccess: (readable) =>
-              Effect.provideService(app.withBody, HttpServerRequest.HttpServerRequest, readable).pipe(
-                Effect.catchAllCause((cause) => answer(cause, readable))
+              Effect.catchAllCause(
+                readable === request
+                  ? app.withBody
+                  : RequestFiber.providing(fiber, HttpServerRequest.HttpServerRequest, readable, app.withBody),
+                (cause) => answer(cause, readable)
               )
           }),
-          HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes))
+          (checked) =>
+            RequestFiber.providing(fiber, HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(maxBodyBytes)), checked)
         )
         : Effect.catchAllCause(app.bodyless, (cause) => answer(cause, request))
       return served.pipe(
@@ -158,7 +163,7 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         // For the rest of the request's fiber (`RequestFiber`): its id, in its facts and its logs.
         // costline's JSON lines read it from the facts; any other logger gets it as an annotation.
         const [facts, begun] = RequestFiber.begin(fiber, requestId)
-        const served = respond(app, request, requestId, facts, matchedRoute)
+        const served = respond(app, request, requestId, facts, matchedRoute, fiber)
         const logged = JsonLines.onlyWriter(fiber.getFiberRef(FiberRef.currentLoggers)) === undefined
           ? Effect.zipRight(begun, RequestFiber.annotateLogs({ [RequestFiber.REQUEST_ID_ANNOTATION]: requestId }))
           : begun

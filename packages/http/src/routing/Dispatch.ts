@@ -6,11 +6,13 @@
  * literal segment over a parameter, `RouteTable.match`): no platform router, and no
  * per-request composition beyond the route's own chain.
  *
- * The request's context is made once here: the route's services (what the platform merged into
- * the handler's context per request), the request's own entries over them (a `LayeredMap`: the
- * services are not copied), the parsed query
- * string and the route (`HttpRouter.RouteContext`, read by the tenant and access middlewares).
- * It is set on the request's fiber (`RequestFiber`), not scoped around the handler.
+ * The request's context holds the route's services (what the platform merged into the handler's
+ * context per request) beneath the request's own entries, the parsed query string and the route
+ * (`HttpRouter.RouteContext`, read by the tenant and access middlewares). A context its host made
+ * for the request alone (`NodeServing`, `RequestFiber.ownContext`) gets them in place: the
+ * services go beneath its base, made once per host. Any other is replaced, once, by a new one
+ * over the services (a `LayeredMap`: the services are not copied), set on the request's fiber
+ * (`RequestFiber`), not scoped around the handler.
  */
 import { HttpApiBuilder, type HttpApp, HttpRouter, HttpServerError, HttpServerRequest } from "@effect/platform"
 import { LayeredMap } from "@costline/core"
@@ -34,6 +36,18 @@ export const httpApp: Effect.Effect<
     if (route !== undefined) compiled.set(declared, route)
   }
 
+  // A host's services with the routes' beneath them (the host's win, as the request's entries
+  // did over the routes' when merged per request): one map per host base, made on its first request.
+  const merged = new WeakMap<ReadonlyMap<string, unknown>, { readonly services: ReadonlyMap<string, unknown>; readonly map: ReadonlyMap<string, unknown> }>()
+  const beneath = (base: ReadonlyMap<string, unknown>, services: ReadonlyMap<string, unknown>): ReadonlyMap<string, unknown> => {
+    const known = merged.get(base)
+    if (known !== undefined && known.services === services) return known.map
+    const map = new Map(services)
+    for (const [key, value] of base) map.set(key, value)
+    merged.set(base, { services, map })
+    return map
+  }
+
   const dispatch = Effect.withFiberRuntime<unknown, unknown, unknown>((fiber: Fiber.RuntimeFiber<unknown, unknown>) => {
     const context = fiber.currentContext
     const request = Context.unsafeGet(context, HttpServerRequest.HttpServerRequest)
@@ -45,14 +59,25 @@ export const httpApp: Effect.Effect<
     const { params } = matched.value
     const queryAt = request.url.indexOf("?")
     const query = QueryString.parse(queryAt === -1 ? "" : request.url.slice(queryAt + 1))
-    // One context for the request: the route's services, the request's entries over them (as the
-    // platform's merge gave them precedence), the query and the route.
-    // Layered over the route's services: not a copy of them per request.
+    const routeContext = { [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId, route: target.route, params }
+    const input = { fiber, request, params, query }
+    // The request's context made by its host for it alone: the route's services go beneath its
+    // base (made once per base), the query and the route into it. No new context, no change of the fiber's.
+    const owned = RequestFiber.ownedMap(context)
+    if (owned !== undefined) {
+      owned.rebase(beneath(owned.base, target.services))
+      owned.set(HttpServerRequest.ParsedSearchParams.key, query)
+      owned.set(HttpRouter.RouteContext.key, routeContext)
+      return target.serve(input)
+    }
+    // Else one context for the request: the route's services, the request's entries over them (as
+    // the platform's merge gave them precedence), the query and the route. Layered over the
+    // route's services: not a copy of them per request.
     const entries = new LayeredMap.LayeredMap<string, unknown>(target.services)
     for (const [key, value] of context.unsafeMap) entries.set(key, value)
     entries.set(HttpServerRequest.ParsedSearchParams.key, query)
-    entries.set(HttpRouter.RouteContext.key, { [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId, route: target.route, params })
-    return Effect.zipRight(RequestFiber.setContext(Context.unsafeMake(entries)), target.serve({ fiber, request, params, query }))
+    entries.set(HttpRouter.RouteContext.key, routeContext)
+    return Effect.zipRight(RequestFiber.setContext(Context.unsafeMake(entries)), target.serve(input))
   })
 
   const apiMiddleware = yield* (yield* HttpApiBuilder.Middleware).retrieve

@@ -1,8 +1,8 @@
 /**
  * costline's own node serving: a node `(req, res)` handler made once from an app and a runtime.
  * Per request it wraps the `IncomingMessage` as an `HttpServerRequest` (`NodeRequest`), forks the
- * app on the runtime with the request already in the new fiber's context, and writes the
- * response from the fiber's exit.
+ * app on the runtime with the request already in the new fiber's context (the request's own,
+ * over the runtime's: `RequestFiber.ownContext`), and writes the response from the fiber's exit.
  *
  * What the platform's `NodeHttpServer.makeHandler` does around the app, and what is kept of it:
  * - `Effect.provideService` of the request (a scoped context change, ~23 interpreter steps):
@@ -245,13 +245,10 @@ export const makeHandler = <E, R>(
     // nobody can read an answer, so none is computed.
     if (req.socket.destroyed) return
     const request = new NodeRequest(req, res)
-    const context = new Map(base)
-    context.set(HttpServerRequest.HttpServerRequest.key, request)
-    // Made with the context it belongs to: the pipeline records into it without a context change.
-    context.set(RequestFiber.RequestFacts.key, RequestFiber.newFacts())
-    const fiber = Runtime.runFork(Runtime.make({ context: Context.unsafeMake(context), runtimeFlags, fiberRefs: runtime.fiberRefs }))(
-      served
-    )
+    // The request's own context over the runtime's (not a copy of it), with its facts: the
+    // pipeline records into them and the dispatch adds to the context without changing it.
+    const context = RequestFiber.ownContext(base, request)
+    const fiber = Runtime.runFork(Runtime.make({ context, runtimeFlags, fiberRefs: runtime.fiberRefs }))(served)
     fiber.addObserver((exit) => {
       if (Exit.isSuccess(exit)) return exit.value === undefined ? undefined : write(request, res, exit.value, answerRuntime)
       if (res.writableEnded) return

@@ -10,6 +10,7 @@
  * interpreter steps; a set is one (`bench/cpu.ts --steps`).
  */
 import { HttpServerRequest } from "@effect/platform"
+import { LayeredMap } from "@costline/core"
 import { Clock, Context, Effect, type Fiber, FiberRef, HashMap } from "effect"
 
 export type AnyFiber = Fiber.RuntimeFiber<any, any>
@@ -46,6 +47,12 @@ export interface Facts {
    * Cache-Control), which the pipeline sets with its own on whatever the request is answered.
    */
   headers: Record<string, string> | null
+  /**
+   * The map of the request's context when its host made it for this request alone (`NodeServing`:
+   * a `LayeredMap` over the host's services), else null. The dispatch adds to it in place
+   * instead of making the request a new context.
+   */
+  readonly context: LayeredMap.LayeredMap<string, unknown> | null
 }
 
 export class RequestFacts extends Context.Tag("@costline/http/RequestFacts")<RequestFacts, Facts>() {}
@@ -57,8 +64,26 @@ export const REQUEST_ID_ANNOTATION = "request_id"
 export const requestIdIn = (context: Context.Context<never>): string | null =>
   (context.unsafeMap.get(RequestFacts.key) as Facts | undefined)?.requestId ?? null
 
-/** A fresh record, for a host that makes the request's context (`NodeServing`). */
-export const newFacts = (): Facts => ({ requestId: null, tenant: null, headers: null })
+/**
+ * The context of a request its host makes for it alone: `base` (the host's services, shared by
+ * every request and never written) with the request and a fresh record of its facts over it.
+ */
+export const ownContext = (base: ReadonlyMap<string, unknown>, request: HttpServerRequest.HttpServerRequest): Context.Context<never> => {
+  const map = new LayeredMap.LayeredMap<string, unknown>(base)
+  const facts: Facts = { requestId: null, tenant: null, headers: null, context: map }
+  map.set(HttpServerRequest.HttpServerRequest.key, request)
+  map.set(RequestFacts.key, facts)
+  return Context.unsafeMake(map)
+}
+
+/** The map of `context` when its host made it for this request alone (`ownContext`), else undefined. */
+export const ownedMap = (context: Context.Context<never>): LayeredMap.LayeredMap<string, unknown> | undefined => {
+  const facts = context.unsafeMap.get(RequestFacts.key) as Facts | undefined
+  return facts !== undefined && facts.context === context.unsafeMap ? facts.context : undefined
+}
+
+/** A fresh record, of a request whose context its host did not make for it alone. */
+export const newFacts = (): Facts => ({ requestId: null, tenant: null, headers: null, context: null })
 
 /** The facts of the request `fiber` serves; outside a request, a fresh record nobody reads again. */
 export const factsOf = (fiber: AnyFiber): Facts =>
@@ -72,7 +97,7 @@ export const factsOf = (fiber: AnyFiber): Facts =>
 export const begin = (fiber: AnyFiber, requestId: string): readonly [Facts, Effect.Effect<void>] => {
   const facts = fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined
   if (facts === undefined) {
-    const made: Facts = { requestId, tenant: null, headers: null }
+    const made: Facts = { requestId, tenant: null, headers: null, context: null }
     return [made, provide(RequestFacts, made)]
   }
   facts.requestId = requestId
@@ -90,6 +115,23 @@ export const addHeaders = (fiber: AnyFiber, headers: Readonly<Record<string, str
   if (facts === undefined) return false
   facts.headers = facts.headers === null ? { ...headers } : { ...facts.headers, ...headers }
   return true
+}
+
+/**
+ * `effect` with `service` in the request's context: set in place in a context its host made for
+ * the request alone (`ownContext`), for the rest of the request, as `provide` sets it; else
+ * provided around `effect` (a scoped context change).
+ */
+export const providing = <I, S, A, E, R>(
+  fiber: AnyFiber,
+  tag: Context.Tag<I, S>,
+  service: NoInfer<S>,
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, Exclude<R, I>> => {
+  const owned = ownedMap(fiber.currentContext)
+  if (owned === undefined) return Effect.provideService(effect, tag, service)
+  owned.set(tag.key, service)
+  return effect as Effect.Effect<A, E, Exclude<R, I>>
 }
 
 /** Adds `service` to the context of the request's fiber. */

@@ -8,10 +8,11 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { Cause, Effect, Exit, Layer, Schema } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Runtime, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Group from "../../src/api/Group.js"
 import * as Dispatch from "../../src/routing/Dispatch.js"
+import * as RequestFiber from "../../src/routing/RequestFiber.js"
 import * as Routes from "../../src/routing/Routes.js"
 
 const Item = Schema.Struct({ id: Schema.String, route: Schema.String, tags: Schema.Array(Schema.String) })
@@ -123,5 +124,55 @@ describe("Dispatch's decoders", () => {
 
   it("decode a schema that needs an effect (asynchronous work) as an effect", async () => {
     expect(body(await serveDecoding("/loud/quiet")).json).toBe("QUIET")
+  })
+})
+
+/**
+ * A request's context its host made for it alone (`RequestFiber.ownContext`, as `NodeServing`
+ * does) gets the route's services beneath its base and the route in place: the handler runs on
+ * the same context, with the same precedence (the host's entries over the routes') as the new
+ * context any other request gets.
+ */
+class Shade extends Context.Tag("test/Shade")<Shade, string>() {}
+class Deep extends Context.Tag("test/Deep")<Deep, string>() {}
+const ContextApi = HttpApi.make("context").add(
+  HttpApiGroup.make("context").add(HttpApiEndpoint.get("seen", "/seen").addSuccess(Schema.String))
+)
+let seenMap: ReadonlyMap<string, unknown> | undefined
+const ContextLive = Group.group(ContextApi, "context", (handlers) =>
+  handlers.handle("seen", () =>
+    Effect.withFiberRuntime<string, never, Shade | Deep | HttpRouter.RouteContext>((fiber) => {
+      seenMap = fiber.currentContext.unsafeMap
+      return Effect.map(Effect.all([Shade, Deep, HttpRouter.RouteContext]), ([shade, deep, route]) => `${shade} ${deep} ${route.route.path}`)
+    })))
+
+const serveOn = async (owned: boolean) => {
+  const exit = await appOf<Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>, never>(
+    Routes.layer(ContextApi, [ContextLive]).pipe(Layer.provide(Layer.mergeAll(Layer.succeed(Shade, "route's"), Layer.succeed(Deep, "deep"))))
+  )
+  if (Exit.isFailure(exit)) throw new Error(Cause.pretty(exit.cause))
+  const request = HttpServerRequest.fromWeb(new Request("http://localhost/seen"))
+  const base: ReadonlyMap<string, unknown> = new Map([[Shade.key, "host's"]])
+  const context = owned
+    ? RequestFiber.ownContext(base, request)
+    : Context.unsafeMake(new Map<string, unknown>([...base, [HttpServerRequest.HttpServerRequest.key, request]]))
+  const runtime = Runtime.make({ context, runtimeFlags: Runtime.defaultRuntime.runtimeFlags, fiberRefs: Runtime.defaultRuntime.fiberRefs })
+  const served = await Runtime.runPromiseExit(runtime)(exit.value as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>)
+  return { served: body(served).json, inPlace: seenMap === context.unsafeMap, base }
+}
+
+describe("Dispatch's request context", () => {
+  it("gets the routes' services beneath a context its host made for the request alone, in place", async () => {
+    const { base, inPlace, served } = await serveOn(true)
+    expect(served).toBe("host's deep /seen")
+    expect(inPlace).toBe(true)
+    // The host's base is shared by every request: never written.
+    expect([...base]).toEqual([[Shade.key, "host's"]])
+  })
+
+  it("makes any other request a context of its own, with the same precedence", async () => {
+    const { inPlace, served } = await serveOn(false)
+    expect(served).toBe("host's deep /seen")
+    expect(inPlace).toBe(false)
   })
 })
