@@ -4,7 +4,7 @@
  * exposed, and their preflights are answered here with the methods the path really serves.
  * Credentials are bearer tokens in a header, never cookies, so credentialed CORS is not needed.
  */
-import { HttpApp, type HttpApp as App, HttpServerResponse } from "@effect/platform"
+import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import * as RequestFiber from "../routing/RequestFiber.js"
 import * as RouteTable from "../routing/RouteTable.js"
@@ -56,19 +56,23 @@ const preflight = (options: CorsOptions, origin: string, methods: ReadonlyArray<
     }
   })
 
-/** Wraps an app; without options it is the app itself. */
-export const make = (options: CorsOptions | undefined, routes: RouteTable.RouteTable) => <E, R>(app: App.Default<E, R>) =>
-  options === undefined ? app : RequestFiber.withRequest((request): App.Default<E, R> => {
+/**
+ * The rule for one request: the answer to an allowed origin's preflight; else undefined, with the
+ * allowed origin's headers recorded in the request's facts for its answer, whatever it is.
+ * Undefined without options (CORS off).
+ */
+export const make = (options: CorsOptions | undefined, routes: RouteTable.RouteTable) =>
+  options === undefined ? undefined : (
+    request: HttpServerRequest.HttpServerRequest,
+    facts: RequestFiber.Facts
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse> | undefined => {
     const origin = request.headers["origin"]
-    if (origin === undefined || !isAllowed(options, origin)) return app
+    if (origin === undefined || !isAllowed(options, origin)) return undefined
     const methods = RouteTable.allowedMethods(routes, request.url)
     // A preflight for a path the API does not serve falls through to its 404.
     if (request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined && methods.length > 0) {
       return Effect.succeed(preflight(options, origin, methods))
     }
-    const headers = { ...allowOrigin(options, origin), "access-control-expose-headers": EXPOSED_HEADERS.join(", ") }
-    return Effect.zipRight(
-      HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers))),
-      app
-    )
-  })
+    RequestFiber.recordHeaders(facts, { ...allowOrigin(options, origin), "access-control-expose-headers": EXPOSED_HEADERS.join(", ") })
+    return undefined
+  }

@@ -4,10 +4,9 @@
  * no tenant, no rate limit), so the router holds exactly the operations the documents describe.
  * GET and HEAD only, at their one spelling (as every route: see `RouteTable`).
  */
-import { type HttpApi, type HttpApp, HttpServerResponse } from "@effect/platform"
+import { type HttpApi, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { StoreHealth } from "@costline/core"
 import { Effect } from "effect"
-import * as RequestFiber from "../routing/RequestFiber.js"
 import { V1_PREFIX, V2_PREFIX } from "../api/Versions.js"
 import * as DocsPage from "../docs/DocsPage.js"
 import { MethodNotAllowed } from "../errors/RequestErrors.js"
@@ -64,13 +63,13 @@ export const make = (
       // Asset names are matched exactly, as they are spelled in the package.
       path.startsWith(docsPrefix) ? assets(path.slice(docsPrefix.length)) : fixed.get(path)
 
-    return <E, R>(app: HttpApp.Default<E, R>) =>
-      RequestFiber.withRequest((request): HttpApp.Default<E | MethodNotAllowed, R> => {
-        const handler = handlerFor(request.url.split("?", 1)[0]!)
-        if (handler === undefined) return app
-        if (!READ_METHODS.includes(request.method)) {
-          return Effect.fail(new MethodNotAllowed({ method: request.method, allowed: READ_METHODS }))
-        }
-        return handler
-      })
+    /** The answer to a request for an edge route (or its 405); undefined for any other request. */
+    return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse, MethodNotAllowed> | undefined => {
+      const handler = handlerFor(request.url.split("?", 1)[0]!)
+      if (handler === undefined) return undefined
+      if (!READ_METHODS.includes(request.method)) {
+        return Effect.fail(new MethodNotAllowed({ method: request.method, allowed: READ_METHODS }))
+      }
+      return handler
+    }
   })

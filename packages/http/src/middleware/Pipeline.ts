@@ -4,11 +4,16 @@
  * version: v2 problem+json, v1 FastAPI `detail`. It also assigns the request id, enforces body
  * limits and the read timeout, answers CORS and the edge routes (documents, docs page, probes),
  * adds the v1 deprecation and v2 rate-limit headers, and writes the access log.
+ *
+ * Each rule keeps its module; the pipeline asks those that need no effect (CORS, the edge routes,
+ * the canonical path, storable text in the URL) in plain code, in the one step that starts the
+ * request, and finishes the answer (headers, observation) in one continuation: what only waits
+ * or fails (a body's read, an answer's rendering, tracing) is an effect.
  */
 import { FileSystem, type HttpApi, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import type { Gcra } from "@costline/core"
-import { Cause, type Duration, Effect, FiberRef, identity, Option } from "effect"
+import { Cause, type Duration, Effect, FiberRef, Option } from "effect"
 import { type ApiVersion, versionOf } from "../api/Versions.js"
 import { describe } from "../errors/Describe.js"
 import * as FastApiDetail from "../errors/FastApiDetail.js"
@@ -57,25 +62,24 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
     UnroutedRateLimit.make(options.rateLimit !== undefined)
   ]), ([edgeRoutes, unrouted]) => {
     const routes = RouteTable.forApi(api)
-    const canonical = CanonicalPath.make(routes)
     const storable = StorableInput.make(routes)
     const cors = Cors.make(options.cors, routes)
     const readTimeout = ReadTimeout.make(options.readTimeout)
     /**
-     * The app behind the request-wide rules, composed once (not per request). A request without
-     * a body skips the wrappers that only read bodies (read timeout, nesting): they would pass it on.
+     * The request-wide rules every request meets first, asked in plain code in the step that
+     * serves the request: the answer (or refusal) of the first that takes the request, else
+     * `next`. In order: CORS (an allowed origin's preflight; its headers on any other answer),
+     * the edge routes, the canonical path.
      */
-    const edges = (app: HttpApp.Default) => ({
-      withBody: cors(edgeRoutes(canonical(readTimeout(BodyLimits.nestingLimit(storable(app)))))),
-      bodyless: cors(edgeRoutes(canonical(storable(app))))
-    })
+    const gated = <E, R>(request: HttpServerRequest.HttpServerRequest, facts: RequestFiber.Facts, next: HttpApp.Default<E, R>) =>
+      (cors?.(request, facts) ?? edgeRoutes(request) ?? CanonicalPath.refusal(routes, request) ?? next) as HttpApp.Default<unknown, R>
 
     const respond = (
-      app: ReturnType<typeof edges>,
+      router: HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest>,
+      withBody: HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest>,
       request: HttpServerRequest.HttpServerRequest,
       requestId: string,
       facts: RequestFiber.Facts,
-      route: () => Option.Option<RouteTable.Match>,
       fiber: RequestFiber.AnyFiber
     ) => {
       const version = versionOf(request.url)
@@ -91,56 +95,52 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
             ),
             Effect.map((failure) => render(version, failure, requestId))
           )
-      // Most requests carry no body: nothing to check or read, and the request is served as it came
-      // (no second request in the context, no body limit to set).
-      const served = BodyLimits.announcesBody(request)
-        ? BodyLimits.check(request, maxBodyBytes).pipe(
-          Effect.zipRight(UnannouncedBody.bounded(request, maxBodyBytes, options.readTimeout)),
-          // One instance reads the body, so whoever reads it again (error reporting) gets the same text.
-          Effect.map(BodyLimits.asPlainJson),
-          Effect.matchCauseEffect({
-            onFailure: (cause) => answer(cause, request),
-            onSuccess: (readable) =>
-              Effect.catchAllCause(
-                readable === request
-                  ? app.withBody
-                  : RequestFiber.providing(fiber, HttpServerRequest.HttpServerRequest, readable, app.withBody),
-                (cause) => answer(cause, readable)
-              )
-          }),
-          (checked) =>
-            RequestFiber.providing(fiber, HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(maxBodyBytes)), checked)
+      // Most requests carry no body: nothing to check or read, and the request is served as it
+      // came (no second request in the context, no body limit to set). The rest of the rules
+      // about what a request carries are plain checks too.
+      if (!BodyLimits.announcesBody(request)) {
+        return Effect.catchAllCause(
+          gated(request, facts, StorableInput.refusalInUrl(routes, request) ?? router),
+          (cause) => answer(cause, request)
         )
-        : Effect.catchAllCause(app.bodyless, (cause) => answer(cause, request))
-      return served.pipe(
-        Effect.map((response) =>
-          HttpServerResponse.setHeaders(response, {
-            // What the handler gave its answer (`Respond.setHeaders`), then the pipeline's own.
-            ...facts.headers,
-            [RequestId.HEADER]: requestId,
-            ...(options.rateLimit !== undefined && RateLimit.appliesTo(request.url)
-              ? { [RateLimit.POLICY_HEADER]: RateLimit.policyValue(options.rateLimit) }
-              : {}),
-            ...(version === "v1"
-              ? Deprecation.headers(options.deprecation, route())
-              : {})
-          })
-        ),
-        // Without a rate limit there is nothing to add to answers that never reached an operation.
-        options.rateLimit === undefined ? identity : Effect.flatMap((response) => unrouted(request, response))
+      }
+      // One instance reads the body, so whoever reads it again (error reporting) gets the same
+      // text; the rules then run on it, after the body's own limits.
+      return BodyLimits.check(request, maxBodyBytes).pipe(
+        Effect.zipRight(UnannouncedBody.bounded(request, maxBodyBytes, options.readTimeout)),
+        Effect.map(BodyLimits.asPlainJson),
+        Effect.matchCauseEffect({
+          onFailure: (cause) => answer(cause, request),
+          onSuccess: (readable) =>
+            Effect.catchAllCause(
+              readable === request
+                ? gated(request, facts, withBody)
+                : RequestFiber.providing(fiber, HttpServerRequest.HttpServerRequest, readable, gated(readable, facts, withBody)),
+              (cause) => answer(cause, readable)
+            )
+        }),
+        (checked) =>
+          RequestFiber.providing(fiber, HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(maxBodyBytes)), checked)
       )
     }
 
-    /** Route, duration and status for the access log, the metrics and the trace. */
-    const observe = (
+    /**
+     * The answer as it leaves: the headers its handler recorded and the pipeline's own, the
+     * `RateLimit` field of an answer that never reached an operation, then its route, duration and
+     * status for the access log, the metrics and the trace. Plain code but for those last two steps.
+     */
+    const finish = (
+      fiber: RequestFiber.AnyFiber,
       request: HttpServerRequest.HttpServerRequest,
-      response: HttpServerResponse.HttpServerResponse,
       requestId: string,
+      facts: RequestFiber.Facts,
       started: number,
-      matched: Option.Option<RouteTable.Match>
-    ) =>
-      Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse>((fiber) => {
+      matchedRoute: () => Option.Option<RouteTable.Match>
+    ) => {
+      const observe = (response: HttpServerResponse.HttpServerResponse) => {
+        if (!observed) return Effect.succeed(response)
         const durationMs = RequestFiber.currentTimeMillis(fiber) - started
+        const matched = matchedRoute()
         // The template (`/v2/teams/:team_id`), never the concrete path: ids and emails stay out.
         const route = Option.isSome(matched) ? matched.value.route.path : null
         options.metrics?.request(request.method, route, response.status, durationMs / 1000)
@@ -148,11 +148,28 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         return options.tracing
           ? Effect.as(Effect.annotateCurrentSpan({ "http.route": route ?? "", "costline.request_id": requestId }), response)
           : Effect.succeed(response)
-      })
+      }
+      return (response: HttpServerResponse.HttpServerResponse) => {
+        const headed = HttpServerResponse.setHeaders(response, {
+          // What the handler gave its answer (`Respond.setHeaders`) and CORS's, then the pipeline's own.
+          ...facts.headers,
+          [RequestId.HEADER]: requestId,
+          ...(options.rateLimit !== undefined && RateLimit.appliesTo(request.url)
+            ? { [RateLimit.POLICY_HEADER]: RateLimit.policyValue(options.rateLimit) }
+            : {}),
+          ...(versionOf(request.url) === "v1"
+            ? Deprecation.headers(options.deprecation, matchedRoute())
+            : {})
+        })
+        // Without a rate limit there is nothing to add to answers that never reached an operation.
+        return options.rateLimit === undefined ? observe(headed) : Effect.flatMap(unrouted(request, headed), observe)
+      }
+    }
     const observed = options.accessLog || options.metrics !== undefined || options.tracing === true
 
     return (router: HttpApp.Default): HttpApp.Default<never, HttpServerRequest.HttpServerRequest> => {
-      const app = edges(router)
+      // What a request with a body meets behind the request-wide rules, composed once.
+      const withBody = readTimeout(BodyLimits.nestingLimit(storable(router)))
       return Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>((fiber) => {
         const started = RequestFiber.currentTimeMillis(fiber)
         const request = RequestFiber.requestOf(fiber)
@@ -163,17 +180,15 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         // For the rest of the request's fiber (`RequestFiber`): its id, in its facts and its logs.
         // costline's JSON lines read it from the facts; any other logger gets it as an annotation.
         const [facts, begun] = RequestFiber.begin(fiber, requestId)
-        const served = respond(app, request, requestId, facts, matchedRoute, fiber)
-        const logged = JsonLines.onlyWriter(fiber.getFiberRef(FiberRef.currentLoggers)) === undefined
-          ? Effect.zipRight(begun, RequestFiber.annotateLogs({ [RequestFiber.REQUEST_ID_ANNOTATION]: requestId }))
-          : begun
-        return logged.pipe(
-          Effect.zipRight(
-            observed
-              ? Effect.flatMap(served, (response) => observe(request, response, requestId, started, matchedRoute()))
-              : served
-          )
+        const served = Effect.flatMap(
+          respond(router, withBody, request, requestId, facts, fiber),
+          finish(fiber, request, requestId, facts, started, matchedRoute)
         )
+        const annotation = JsonLines.onlyWriter(fiber.getFiberRef(FiberRef.currentLoggers)) === undefined
+          ? RequestFiber.annotateLogs({ [RequestFiber.REQUEST_ID_ANNOTATION]: requestId })
+          : undefined
+        const before = begun === undefined ? annotation : annotation === undefined ? begun : Effect.zipRight(begun, annotation)
+        return before === undefined ? served : Effect.zipRight(before, served)
       })
     }
   })

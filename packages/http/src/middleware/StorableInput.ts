@@ -64,17 +64,28 @@ const inUrl = (routes: RouteTable.RouteTable, request: HttpServerRequest.HttpSer
   return undefined
 }
 
+const refuse = (field: string) =>
+  Effect.fail(
+    new Errors.ValidationFailed({
+      message: `${field}: ${StorableText.STORABLE_TEXT_MESSAGE}`,
+      details: [new Errors.FieldIssue({ field, issue: "invalid_value", message: StorableText.STORABLE_TEXT_MESSAGE })]
+    })
+  )
+
+/** The refusal of a request whose path parameters or query carry text no store keeps; undefined when they do not. */
+export const refusalInUrl = (
+  routes: RouteTable.RouteTable,
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<never, Errors.ValidationFailed> | undefined => {
+  const field = inUrl(routes, request)
+  return field === undefined ? undefined : refuse(field)
+}
+
+/** `app` behind the rule for a request with a body: its URL, then its body (read here, kept for the endpoint). */
 export const make = (routes: RouteTable.RouteTable) => <E, R>(app: HttpApp.Default<E, R>) =>
   RequestFiber.withRequest((request): HttpApp.Default<E | Errors.ValidationFailed, R> => {
-    const refuse = (field: string) =>
-      Effect.fail(
-        new Errors.ValidationFailed({
-          message: `${field}: ${StorableText.STORABLE_TEXT_MESSAGE}`,
-          details: [new Errors.FieldIssue({ field, issue: "invalid_value", message: StorableText.STORABLE_TEXT_MESSAGE })]
-        })
-      )
-    const inPlace = inUrl(routes, request)
-    if (inPlace !== undefined) return refuse(inPlace)
+    const inPlace = refusalInUrl(routes, request)
+    if (inPlace !== undefined) return inPlace
     if (!hasBody(request)) return app
     return Effect.flatMap(Effect.orElseSucceed(request.text, () => ""), (text): HttpApp.Default<E | Errors.ValidationFailed, R> => {
       const field = inBody(text)

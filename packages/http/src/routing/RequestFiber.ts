@@ -92,9 +92,10 @@ export const factsOf = (fiber: AnyFiber): Facts =>
 /**
  * Starts the request's facts with its id: in the record its host made with the request's context
  * (`NodeServing`, for every node host and the bundled server), else in one added to the context
- * by the effect returned beside it (a host whose context the platform makes, e.g. `toWebHandler`).
+ * by the effect returned beside it (a host whose context the platform makes, e.g. `toWebHandler`),
+ * undefined when there is nothing to run.
  */
-export const begin = (fiber: AnyFiber, requestId: string): readonly [Facts, Effect.Effect<void>] => {
+export const begin = (fiber: AnyFiber, requestId: string): readonly [Facts, Effect.Effect<void> | undefined] => {
   const facts = fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined
   if (facts === undefined) {
     const made: Facts = { requestId, tenant: null, headers: null, context: null }
@@ -103,7 +104,7 @@ export const begin = (fiber: AnyFiber, requestId: string): readonly [Facts, Effe
   facts.requestId = requestId
   facts.tenant = null
   facts.headers = null
-  return [facts, Effect.void]
+  return [facts, undefined]
 }
 
 /**
@@ -113,8 +114,13 @@ export const begin = (fiber: AnyFiber, requestId: string): readonly [Facts, Effe
 export const addHeaders = (fiber: AnyFiber, headers: Readonly<Record<string, string>>): boolean => {
   const facts = fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined
   if (facts === undefined) return false
-  facts.headers = facts.headers === null ? { ...headers } : { ...facts.headers, ...headers }
+  recordHeaders(facts, headers)
   return true
+}
+
+/** Records `headers` for the answer of the request whose facts these are, over those recorded before. */
+export const recordHeaders = (facts: Facts, headers: Readonly<Record<string, string>>): void => {
+  facts.headers = facts.headers === null ? { ...headers } : { ...facts.headers, ...headers }
 }
 
 /**
