@@ -11,11 +11,16 @@ import { Effect } from "effect"
 import * as RequestFiber from "../routing/RequestFiber.js"
 
 export const setHeaders = (headers: Readonly<Record<string, string>>): Effect.Effect<void> =>
-  Effect.withFiberRuntime((fiber) =>
-    RequestFiber.addHeaders(fiber, headers)
-      ? Effect.void
-      : HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
-  )
+  Effect.withFiberRuntime((fiber) => setHeadersOf(fiber, headers) ?? Effect.void)
+
+/**
+ * `setHeaders` for the request `fiber` serves, from a step that has the fiber: undefined when
+ * they are recorded (nothing to run), else the effect that adds them.
+ */
+export const setHeadersOf = (fiber: RequestFiber.AnyFiber, headers: Readonly<Record<string, string>>): Effect.Effect<void> | undefined =>
+  RequestFiber.addHeaders(fiber, headers)
+    ? undefined
+    : HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
 
 /** For responses that must never be reused: audit exports, credentials. */
 export const noStore: Effect.Effect<void> = setHeaders({ "cache-control": "no-store" })

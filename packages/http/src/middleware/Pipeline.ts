@@ -162,7 +162,7 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
             : {})
         })
         // Without a rate limit there is nothing to add to answers that never reached an operation.
-        return options.rateLimit === undefined ? observe(headed) : Effect.flatMap(unrouted(request, headed), observe)
+        return options.rateLimit === undefined ? observe(headed) : Effect.flatMap(unrouted(request, headed, facts), observe)
       }
     }
     const observed = options.accessLog || options.metrics !== undefined || options.tracing === true

@@ -5,11 +5,13 @@
  * (draft-ietf-httpapi-ratelimit-headers): `"default";q=<burst>;w=<seconds>` and
  * `"default";r=<remaining>;t=<seconds until the burst is whole again>`.
  */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
 import { Errors, RateLimiter } from "@costline/core"
 import type { Gcra, Identity, RateLimitRepo } from "@costline/core"
-import { Context, Effect, FiberRef, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import * as Respond from "../api/Respond.js"
 import { V2_PREFIX } from "../api/Versions.js"
+import * as RequestFiber from "../routing/RequestFiber.js"
 import { pathSegments } from "../routing/RouteTable.js"
 
 export const POLICY_HEADER = "ratelimit-policy"
@@ -27,12 +29,6 @@ export const policyValue = (policy: Gcra.RateLimitPolicy): string =>
 /** A decision as a `RateLimit` value. */
 export const decisionValue = (decision: Gcra.Decision): string =>
   `${POLICY_NAME};r=${decision.remaining};t=${Math.ceil(decision.resetAfterMs / 1000)}`
-
-/**
- * Whether this request has been counted by `admit` (the pipeline cannot see the `RateLimit` field
- * yet: it is added as the response is sent).
- */
-export const counted: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
 
 export class RateLimitGate extends Context.Tag("@costline/http/RateLimitGate")<
   RateLimitGate,
@@ -56,19 +52,17 @@ const makeGate = Effect.map(RateLimiter.RateLimiter, (limiter) =>
     admitsAll: false,
     count: (principal) => Effect.asSome(limiter.take(RateLimiter.keyOf(principal))),
     admit: (principal) =>
-      Effect.gen(function*() {
-        const decision = yield* limiter.take(RateLimiter.keyOf(principal))
-        yield* FiberRef.set(counted, true)
-        const request = yield* HttpServerRequest.HttpServerRequest
-        if (appliesTo(request.url)) {
-          // Added when the response is ready, so error responses carry it too.
-          const value = decisionValue(decision)
-          yield* HttpApp.appendPreResponseHandler((_request, response) =>
-            Effect.succeed(HttpServerResponse.setHeader(response, HEADER, value))
-          )
-        }
-        if (!decision.allowed) return yield* new Errors.RateLimited({ retryAfterSeconds: decision.retryAfterMs / 1000 })
-      })
+      Effect.flatMap(limiter.take(RateLimiter.keyOf(principal)), (decision) =>
+        RequestFiber.withRequest((request, fiber) => {
+          // Counted: the pipeline adds nothing more to its answer (`UnroutedRateLimit`).
+          RequestFiber.factsOf(fiber).counted = true
+          const refusal = decision.allowed
+            ? Effect.void
+            : Effect.fail(new Errors.RateLimited({ retryAfterSeconds: decision.retryAfterMs / 1000 }))
+          // On the answer, whatever it is: a refusal carries it too.
+          const adding = appliesTo(request.url) ? Respond.setHeadersOf(fiber, { [HEADER]: decisionValue(decision) }) : undefined
+          return adding === undefined ? refusal : Effect.zipRight(adding, refusal)
+        }))
   }))
 
 /** Admits everything and touches no store. */

@@ -10,9 +10,10 @@
  */
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Auth } from "@costline/core"
-import { Effect, FiberRef, Option } from "effect"
+import { Effect, Option } from "effect"
 import { AuthFailureGate } from "./AuthFailureLimit.js"
-import { appliesTo, counted, decisionValue, HEADER, RateLimitGate } from "./RateLimit.js"
+import * as RequestFiber from "../routing/RequestFiber.js"
+import { appliesTo, decisionValue, HEADER, RateLimitGate } from "./RateLimit.js"
 
 const SETTLED: ReadonlySet<number> = new Set([401, 429, 503])
 
@@ -45,10 +46,11 @@ export const make = (enabled: boolean) => Effect.gen(function*() {
    */
   return (
     request: HttpServerRequest.HttpServerRequest,
-    response: HttpServerResponse.HttpServerResponse
+    response: HttpServerResponse.HttpServerResponse,
+    facts: RequestFiber.Facts
   ): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-    !enabled || response.status < 400 || SETTLED.has(response.status) || request.headers.authorization === undefined ||
-      !appliesTo(request.url)
+    !enabled || facts.counted || response.status < 400 || SETTLED.has(response.status) ||
+      request.headers.authorization === undefined || !appliesTo(request.url)
       ? Effect.succeed(response)
-      : Effect.flatMap(FiberRef.get(counted), (done) => done ? Effect.succeed(response) : describe(request, response))
+      : describe(request, response)
 })

@@ -47,6 +47,8 @@ export interface Facts {
    * Cache-Control), which the pipeline sets with its own on whatever the request is answered.
    */
   headers: Record<string, string> | null
+  /** Whether the request was counted against its credential's rate limit (`RateLimit`): its answer carries the decision. */
+  counted: boolean
   /**
    * The map of the request's context when its host made it for this request alone (`NodeServing`:
    * a `LayeredMap` over the host's services), else null. The dispatch adds to it in place
@@ -70,7 +72,7 @@ export const requestIdIn = (context: Context.Context<never>): string | null =>
  */
 export const ownContext = (base: ReadonlyMap<string, unknown>, request: HttpServerRequest.HttpServerRequest): Context.Context<never> => {
   const map = new LayeredMap.LayeredMap<string, unknown>(base)
-  const facts: Facts = { requestId: null, tenant: null, headers: null, context: map }
+  const facts: Facts = { requestId: null, tenant: null, headers: null, counted: false, context: map }
   map.set(HttpServerRequest.HttpServerRequest.key, request)
   map.set(RequestFacts.key, facts)
   return Context.unsafeMake(map)
@@ -83,7 +85,7 @@ export const ownedMap = (context: Context.Context<never>): LayeredMap.LayeredMap
 }
 
 /** A fresh record, of a request whose context its host did not make for it alone. */
-export const newFacts = (): Facts => ({ requestId: null, tenant: null, headers: null, context: null })
+export const newFacts = (): Facts => ({ requestId: null, tenant: null, headers: null, counted: false, context: null })
 
 /** The facts of the request `fiber` serves; outside a request, a fresh record nobody reads again. */
 export const factsOf = (fiber: AnyFiber): Facts =>
@@ -98,12 +100,13 @@ export const factsOf = (fiber: AnyFiber): Facts =>
 export const begin = (fiber: AnyFiber, requestId: string): readonly [Facts, Effect.Effect<void> | undefined] => {
   const facts = fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined
   if (facts === undefined) {
-    const made: Facts = { requestId, tenant: null, headers: null, context: null }
+    const made: Facts = { requestId, tenant: null, headers: null, counted: false, context: null }
     return [made, provide(RequestFacts, made)]
   }
   facts.requestId = requestId
   facts.tenant = null
   facts.headers = null
+  facts.counted = false
   return [facts, undefined]
 }
 
