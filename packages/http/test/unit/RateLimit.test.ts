@@ -20,7 +20,9 @@ const admitIn = (url: string, times: number) => {
     const { admit } = yield* RateLimit.RateLimitGate
     const exits = []
     for (let i = 0; i < times; i++) exits.push(yield* Effect.exit(admit(principal)))
-    const handler = yield* Effect.withFiberRuntime((fiber) => Effect.succeed(fiber.getFiberRef(HttpApp.currentPreResponseHandlers)))
+    const handler = yield* Effect.withFiberRuntime<Option.Option<HttpApp.PreResponseHandler>>((fiber) =>
+      Effect.succeed(fiber.getFiberRef(HttpApp.currentPreResponseHandlers))
+    )
     return { exits, facts, handler }
   }).pipe(
     Effect.provideService(RequestFiber.RequestFacts, facts),
