@@ -69,11 +69,13 @@ const callerOf = (principal: Identity.Principal, requestId: string | null) =>
  * `tenant` is where the request names its tenant; none for routes whose tenant is the
  * credential's own.
  *
- * Every rule below has a question that answers it without running anything (`admits`,
- * `authenticateCached`, `allows`, `accepts`): when all of them pass, as they do for nearly every
- * request of a key in use, the caller is answered in the request's one step. Otherwise the rules
- * run as effects, in their order, and the first that fails answers (and audits, and counts the
- * failure). Both ways give the same caller; the effects alone fail, count, record or write.
+ * Every rule below but the rate limit has a question that answers it without running anything
+ * (`admits`, `authenticateCached`, `allows`, `accepts`): when all of them pass, as they do for
+ * nearly every request of a key in use, the caller is answered in the request's one step, after
+ * the request is counted against its credential's budget when a rate limit is in force (the one
+ * rule that writes; its refusal is the same 429 the rules in order give, as every other rule
+ * passes). Otherwise the rules run as effects, in their order, and the first that fails answers
+ * (and audits, and counts the failure). Both ways give the same caller.
  */
 const authenticate = <R>(tenant?: TenantSource<R>) =>
   Effect.map(
@@ -96,9 +98,9 @@ const authenticate = <R>(tenant?: TenantSource<R>) =>
           yield* declaredInput.check
           return callerOf(principal, requestId)
         })
-      /** The caller when every rule passes with nothing to run, count or write; else undefined. */
+      /** The caller when every rule but the rate limit passes with nothing to run, count or write; else undefined. */
       const passing = (request: HttpServerRequest.HttpServerRequest, fiber: RequestFiber.AnyFiber, requestId: string | null) => {
-        if (!rateLimit.admitsAll || !failures.admits(fiber)) return undefined
+        if (!failures.admits(fiber)) return undefined
         const principal = auth.authenticateCached(request.headers.authorization, RequestFiber.currentTimeMillis(fiber))
         if (principal === undefined) return undefined
         const route = Context.getOrElse(fiber.currentContext, HttpRouter.RouteContext, () => undefined)
@@ -112,7 +114,8 @@ const authenticate = <R>(tenant?: TenantSource<R>) =>
       return RequestFiber.withRequest((request, fiber) => {
         const requestId = RequestFiber.factsOf(fiber).requestId
         const caller = passing(request, fiber, requestId)
-        return caller === undefined ? checked(request, fiber, requestId) : Effect.succeed(caller)
+        if (caller === undefined) return checked(request, fiber, requestId)
+        return rateLimit.admitsAll ? Effect.succeed(caller) : Effect.as(rateLimit.admit(caller.principal), caller)
       })
     }
   )
