@@ -17,19 +17,15 @@ import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { drive } from "./lib/Load.js"
 import { untilIdle } from "./lib/Cpu.js"
-import { insightGet, insightPatch, insightsList } from "./scenarios/insights.js"
-import { auditExport } from "./scenarios/audit.js"
-import type { Scenario } from "./lib/Scenario.js"
 import { ORGANIZATION, seed } from "./lib/Seed.js"
 import { type RunningServer, startServer } from "./lib/Servers.js"
+import { parseSides, scenarioNamed, SIDE_OPTIONS } from "./lib/Sides.js"
 import { postgresTarget, sqliteTarget } from "./lib/Stores.js"
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
   options: {
-    store: { type: "string", default: "sqlite" },
-    scenarios: { type: "string", default: "insight_get" },
-    side: { type: "string", multiple: true },
+    ...SIDE_OPTIONS,
     connections: { type: "string", default: "16" },
     /** Bursts per side; the figure is the median of its bursts. */
     bursts: { type: "string", default: "15" },
@@ -38,15 +34,7 @@ const { values: flags } = parseArgs({
   }
 })
 
-interface Side {
-  readonly costline?: string
-  readonly env?: Record<string, string>
-}
-
-const SCENARIOS: Record<string, Scenario> = Object.fromEntries(
-  [insightGet, insightsList, insightPatch, auditExport].map((scenario) => [scenario.name, scenario])
-)
-const sides: ReadonlyArray<Side> = (flags.side ?? ["{}", "{}"]).map((text) => JSON.parse(text))
+const sides = parseSides(flags.side, ["{}", "{}"])
 const connections = Number(flags.connections)
 const burstSeconds = Number(flags["burst-seconds"])
 const log = (message: string) => process.stderr.write(`[served-ab ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
@@ -65,8 +53,7 @@ try {
     servers.push(await startServer("ours", { databaseUrl: target.url, probe, costline: side.costline === undefined ? undefined : resolve(side.costline), env: side.env }))
   }
   for (const name of flags.scenarios.split(",")) {
-    const scenario = SCENARIOS[name]
-    if (scenario === undefined) throw new Error(`no load scenario ${name}`)
+    const scenario = scenarioNamed(name)
     const context = { store: target.kind, seeded, headers }
     const burst = async (server: RunningServer) => {
       const before = server.cpuMicros()

@@ -5,7 +5,7 @@
  * answer to a real request, which is also what cold start measures.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -57,6 +57,8 @@ export interface ServerOptions {
   readonly nodeFlags?: ReadonlyArray<string>
   /** Working directory (where `--cpu-prof` writes its profile). */
   readonly cwd?: string
+  /** A file that gets all the process's standard output (`--trace-gc-nvp`'s lines, `bench/gc-promotion.ts`). */
+  readonly stdoutFile?: string
   /** Another costline build to measure as `ours` (e.g. a checkout of main, for an A/B). */
   readonly costline?: string | undefined
   /** The node binary to run the server with; default: the one running the bench. */
@@ -103,6 +105,7 @@ export const startServer = async (kind: ServerKind, options: ServerOptions): Pro
   let output = ""
   const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-OUTPUT_KEPT))
   child.stdout!.on("data", keep)
+  if (options.stdoutFile !== undefined) child.stdout!.pipe(createWriteStream(options.stdoutFile))
   child.stderr!.on("data", keep)
   const origin = `http://127.0.0.1:${port}`
   try {
