@@ -11,10 +11,10 @@
  *   handling around the app (the API's pipeline answers every failure itself; what still escapes
  *   it is answered by `onFailure` from the exit) and the response written inside the fiber (here
  *   from the exit, so the fiber ends with the app).
- * - Kept: the pre-response handlers (`HttpApp.appendPreResponseHandler`: rate-limit, CORS and
- *   preconditions' headers, the base path's links), run in the fiber after the app; the app
- *   running uninterruptibly except where it says otherwise (a route's handler), so a client that
- *   disconnects interrupts its handler.
+ * - Kept: the pre-response handlers (`HttpApp.appendPreResponseHandler`: the base path's links,
+ *   headers set outside a request's facts), run in the fiber after the app; a client that
+ *   disconnects interrupts its request (interruptible throughout, where the platform's ran the
+ *   app uninterruptibly but for its handler: a route that must finish is declared uninterruptible).
  * - With tracing on, the app goes through `HttpApp.toHandled` as before (its tracer middleware,
  *   which makes the server span, is not exported on its own), with this module's writer.
  */
@@ -238,8 +238,11 @@ export const makeHandler = <E, R>(
       : withPreResponseHandlers(app)
   ) as Effect.Effect<HttpServerResponse.HttpServerResponse | undefined, unknown, never>
   const base = Context.omit(Scope.Scope)(runtime.context as Context.Context<unknown>).unsafeMap
-  // As `HttpApp.toHandled`: uninterruptible except where the app says otherwise.
-  const runtimeFlags = RuntimeFlags.disable(runtime.runtimeFlags, RuntimeFlags.Interruption)
+  // Interruptible throughout: a client that leaves (or a server that cuts it off) stops the
+  // request wherever it is; what must finish says so (an uninterruptible route, `Routes`).
+  // `HttpApp.toHandled` runs the app uninterruptibly and its handler in an interruptible region:
+  // a change of the fiber's flags per request that cost ~5 KB of promoted survivors a request.
+  const runtimeFlags = RuntimeFlags.enable(runtime.runtimeFlags, RuntimeFlags.Interruption)
   return (req, res) => {
     // Its connection is already closed (cut off for pipelining too many requests, or gone):
     // nobody can read an answer, so none is computed.

@@ -11,7 +11,7 @@
  */
 import { HttpServerRequest } from "@effect/platform"
 import { LayeredMap } from "@costline/core"
-import { Clock, Context, Effect, type Fiber, FiberRef, HashMap } from "effect"
+import { Clock, Context, Effect, type Fiber, FiberRef, HashMap, RuntimeFlags } from "effect"
 
 export type AnyFiber = Fiber.RuntimeFiber<any, any>
 
@@ -27,6 +27,13 @@ export const withRequest = <A, E, R>(
   f: (request: HttpServerRequest.HttpServerRequest, fiber: AnyFiber) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R | HttpServerRequest.HttpServerRequest> =>
   Effect.withFiberRuntime<A, E, R | HttpServerRequest.HttpServerRequest>((fiber) => f(requestOf(fiber), fiber))
+
+/**
+ * Whether `fiber` runs interruptibly now: its runtime flags (a `FiberRuntime`'s), read in the step
+ * that asks (`Effect.checkInterruptible`: one more).
+ */
+export const isInterruptible = (fiber: AnyFiber): boolean =>
+  RuntimeFlags.interruption((fiber as unknown as { readonly currentRuntimeFlags: RuntimeFlags.RuntimeFlags }).currentRuntimeFlags)
 
 /** The time on `fiber`'s clock (a `TestClock` in tests), read in the step that asks (`Clock.currentTimeMillis`: three). */
 export const currentTimeMillis = (fiber: AnyFiber): number =>

@@ -37,6 +37,7 @@ import {
 } from "@effect/platform"
 import { Context, Effect, Either, type Fiber, Layer, Option, ParseResult, Schema, Scope } from "effect"
 import * as Group from "../api/Group.js"
+import * as RequestFiber from "./RequestFiber.js"
 import { normalizeQuery } from "./UrlParams.js"
 
 type Query = Readonly<Record<string, string | Array<string>>>
@@ -202,11 +203,16 @@ const compile = (item: Group.Item, middlewares: ReadonlyArray<Middleware>, servi
   const route = HttpRouter.makeRoute(endpoint.method, endpoint.path as HttpRouter.PathInput, Effect.dieMessage("served by costline's dispatch"), {
     uninterruptible: item.uninterruptible
   }) as HttpRouter.Route<unknown, unknown>
-  // The router ran a handler interruptible unless declared otherwise. What the decoders, the
-  // handler and the middlewares need is in the request's context.
-  const serve = (item.uninterruptible
-    ? run
-    : (input: Input) => Effect.interruptible(run(input))) as Compiled["serve"]
+  // The router ran a handler interruptible unless declared otherwise. A request's fiber that
+  // already is what the route asks (`NodeServing`'s are interruptible) runs it as it is: a region
+  // of other flags (`Effect.interruptible`) costs ~5 KB of survivors per request, every
+  // collection's copy and promotion (bench/gc-promotion.ts). What the decoders, the handler and
+  // the middlewares need is in the request's context.
+  const serve = ((input: Input) => {
+    const interruptible = RequestFiber.isInterruptible(input.fiber)
+    if (item.uninterruptible) return interruptible ? Effect.uninterruptible(run(input)) : run(input)
+    return interruptible ? run(input) : Effect.interruptible(run(input))
+  }) as Compiled["serve"]
   return Effect.succeed({ route, services, serve })
 }
 

@@ -8,7 +8,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { Cause, Context, Effect, Exit, Layer, Runtime, Schema } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Runtime, RuntimeFlags, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Group from "../../src/api/Group.js"
 import * as Dispatch from "../../src/routing/Dispatch.js"
@@ -174,5 +174,43 @@ describe("Dispatch's request context", () => {
     const { inPlace, served } = await serveOn(false)
     expect(served).toBe("host's deep /seen")
     expect(inPlace).toBe(false)
+  })
+})
+
+/**
+ * A route runs interruptibly unless it is declared uninterruptible, whatever the fiber that serves
+ * it: on a fiber that already runs so (`NodeServing`'s) without a region of other flags.
+ */
+const FlagsApi = HttpApi.make("flags").add(
+  HttpApiGroup.make("flags")
+    .add(HttpApiEndpoint.get("ordinary", "/ordinary").addSuccess(Schema.Boolean))
+    .add(HttpApiEndpoint.get("guarded", "/guarded").addSuccess(Schema.Boolean))
+)
+const FlagsLive = Group.group(FlagsApi, "flags", (handlers) =>
+  handlers
+    .handle("ordinary", () => Effect.checkInterruptible((interruptible) => Effect.succeed(interruptible)))
+    .handle("guarded", () => Effect.checkInterruptible((interruptible) => Effect.succeed(interruptible)), { uninterruptible: true }))
+
+const interruptibleOn = async (path: string, fiberInterruptible: boolean) => {
+  const exit = await appOf<Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>, never>(
+    Routes.layer(FlagsApi, [FlagsLive])
+  )
+  if (Exit.isFailure(exit)) throw new Error(Cause.pretty(exit.cause))
+  const request = HttpServerRequest.fromWeb(new Request(`http://localhost${path}`))
+  const flags = Runtime.defaultRuntime.runtimeFlags
+  const runtime = Runtime.make({
+    context: RequestFiber.ownContext(new Map(), request),
+    runtimeFlags: fiberInterruptible ? RuntimeFlags.enable(flags, RuntimeFlags.Interruption) : RuntimeFlags.disable(flags, RuntimeFlags.Interruption),
+    fiberRefs: Runtime.defaultRuntime.fiberRefs
+  })
+  return body(await Runtime.runPromiseExit(runtime)(exit.value as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>)).json
+}
+
+describe("Dispatch's interruptibility", () => {
+  it("runs a route interruptibly and an uninterruptible one uninterruptibly, on an interruptible fiber or not", async () => {
+    for (const fiberInterruptible of [true, false]) {
+      expect(await interruptibleOn("/ordinary", fiberInterruptible)).toBe(true)
+      expect(await interruptibleOn("/guarded", fiberInterruptible)).toBe(false)
+    }
   })
 })

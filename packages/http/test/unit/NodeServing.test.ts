@@ -107,14 +107,15 @@ describe("NodeServing", () => {
     }
   })
 
-  it("interrupts the request's fiber when its client disconnects, where the app is interruptible", async () => {
+  it("interrupts the request's fiber when its client disconnects: the app runs interruptibly unless it says otherwise", async () => {
     const started = Effect.runSync(Deferred.make<void>())
     const interrupted = Effect.runSync(Deferred.make<void>())
-    const origin = await listen(Effect.interruptible(
+    // No interruptible region of its own: the request's fiber is interruptible throughout.
+    const origin = await listen(
       Effect.zipRight(Deferred.succeed(started, undefined), Effect.never).pipe(
         Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
       )
-    ))
+    )
     const client = new AbortController()
     const answered = fetch(origin, { signal: client.signal }).catch(() => "aborted")
     await Effect.runPromise(Deferred.await(started))
