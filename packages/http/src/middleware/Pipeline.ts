@@ -75,6 +75,7 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
       (cors?.(request, facts) ?? edgeRoutes(request) ?? CanonicalPath.refusal(routes, request) ?? next) as HttpApp.Default<unknown, R>
 
     const respond = (
+      version: ApiVersion,
       router: HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest>,
       withBody: HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest>,
       request: HttpServerRequest.HttpServerRequest,
@@ -82,7 +83,6 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
       facts: RequestFiber.Facts,
       fiber: RequestFiber.AnyFiber
     ) => {
-      const version = versionOf(request.url)
       const maxBodyBytes = BodyLimits.limitFor(request.url, options)
       const answer = (cause: Cause.Cause<unknown>, readable: HttpServerRequest.HttpServerRequest) =>
         // A client that went away needs no answer; let the server see the interruption.
@@ -130,6 +130,7 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
      * status for the access log, the metrics and the trace. Plain code but for those last two steps.
      */
     const finish = (
+      version: ApiVersion,
       fiber: RequestFiber.AnyFiber,
       request: HttpServerRequest.HttpServerRequest,
       requestId: string,
@@ -157,7 +158,7 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
           ...(options.rateLimit !== undefined && RateLimit.appliesTo(request.url)
             ? { [RateLimit.POLICY_HEADER]: RateLimit.policyValue(options.rateLimit) }
             : {}),
-          ...(versionOf(request.url) === "v1"
+          ...(version === "v1"
             ? Deprecation.headers(options.deprecation, matchedRoute())
             : {})
         })
@@ -180,9 +181,10 @@ export const make = (api: HttpApi.HttpApi.Any, options: PipelineOptions) =>
         // For the rest of the request's fiber (`RequestFiber`): its id, in its facts and its logs.
         // costline's JSON lines read it from the facts; any other logger gets it as an annotation.
         const [facts, begun] = RequestFiber.begin(fiber, requestId)
+        const version = versionOf(request.url)
         const served = Effect.flatMap(
-          respond(router, withBody, request, requestId, facts, fiber),
-          finish(fiber, request, requestId, facts, started, matchedRoute)
+          respond(version, router, withBody, request, requestId, facts, fiber),
+          finish(version, fiber, request, requestId, facts, started, matchedRoute)
         )
         const annotation = JsonLines.onlyWriter(fiber.getFiberRef(FiberRef.currentLoggers)) === undefined
           ? RequestFiber.annotateLogs({ [RequestFiber.REQUEST_ID_ANNOTATION]: requestId })

@@ -79,7 +79,7 @@ export const requestIdIn = (context: Context.Context<never>): string | null =>
  */
 export const ownContext = (base: ReadonlyMap<string, unknown>, request: HttpServerRequest.HttpServerRequest): Context.Context<never> => {
   const map = new LayeredMap.LayeredMap<string, unknown>(base)
-  const facts: Facts = { requestId: null, tenant: null, headers: null, counted: false, context: map }
+  const facts = initialFacts(null, map)
   map.set(HttpServerRequest.HttpServerRequest.key, request)
   map.set(RequestFacts.key, facts)
   return Context.unsafeMake(map)
@@ -92,7 +92,16 @@ export const ownedMap = (context: Context.Context<never>): LayeredMap.LayeredMap
 }
 
 /** A fresh record, of a request whose context its host did not make for it alone. */
-export const newFacts = (): Facts => ({ requestId: null, tenant: null, headers: null, counted: false, context: null })
+export const newFacts = (): Facts => initialFacts(null, null)
+
+/** A request's facts before anything is learnt of it but its id (the record's one shape). */
+const initialFacts = (requestId: string | null, context: LayeredMap.LayeredMap<string, unknown> | null): Facts => ({
+  requestId,
+  tenant: null,
+  headers: null,
+  counted: false,
+  context
+})
 
 /** The facts of the request `fiber` serves; outside a request, a fresh record nobody reads again. */
 export const factsOf = (fiber: AnyFiber): Facts =>
@@ -107,7 +116,7 @@ export const factsOf = (fiber: AnyFiber): Facts =>
 export const begin = (fiber: AnyFiber, requestId: string): readonly [Facts, Effect.Effect<void> | undefined] => {
   const facts = fiber.currentContext.unsafeMap.get(RequestFacts.key) as Facts | undefined
   if (facts === undefined) {
-    const made: Facts = { requestId, tenant: null, headers: null, counted: false, context: null }
+    const made = initialFacts(requestId, null)
     return [made, provide(RequestFacts, made)]
   }
   facts.requestId = requestId
