@@ -3,13 +3,13 @@
  * The store's `SqlClient` over one better-sqlite3 connection: `@effect/sql-sqlite-node`'s client
  * with two costs of every statement taken out (issue 19).
  *
- * - **No semaphore hop while the connection is free.** better-sqlite3 runs a statement
+ * - **No lock hop while the connection is free.** better-sqlite3 runs a statement
  *   synchronously, so a statement outside a transaction cannot interleave with another one; the
  *   connection only needs guarding while a transaction holds it (between its BEGIN and its
  *   COMMIT, statements of other fibers would otherwise run inside it). `reserve` (the transaction's
- *   acquirer) takes the one permit and marks the connection held *before* BEGIN runs; a statement
- *   outside the transaction checks the mark and runs at once, or waits for the permit, in the same
- *   synchronous step as its execution, so none slips in between.
+ *   acquirer) takes the connection's lock *before* BEGIN runs; a statement outside the
+ *   transaction checks the lock and runs at once, or waits for it, in the same synchronous step as
+ *   its execution, so none slips in between.
  * - **Prepared statements in a `Map`** (least recently used evicted past `CACHE_SIZE`) instead of
  *   an `effect/Cache` lookup (fibers, deferreds and a clock read per statement).
  * - **Its acquirer outside a transaction needs no scope** (the connection is always at hand), so
@@ -24,8 +24,9 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import Sqlite from "better-sqlite3"
-import { Context, Effect, type Option, Scope, Stream } from "effect"
+import { Context, Effect, Scope, Stream } from "effect"
 import { mayChangeCredentials } from "./CredentialWrites.js"
+import * as Lock from "./Lock.js"
 
 /** Distinct statement texts kept prepared (as `@effect/sql-sqlite-node`'s default). */
 export const CACHE_SIZE = 200
@@ -119,9 +120,8 @@ const makeConnection = (db: Sqlite, wrote: (sql: string) => void): Connection =>
  * The connection as statements outside a transaction see it: used at once while no transaction
  * holds it, else after the transaction has released it.
  */
-const guarded = (connection: Connection, isHeld: () => boolean, permit: Effect.Semaphore): Connection => {
-  const whenFree = <A>(effect: Effect.Effect<A, SqlError>) =>
-    Effect.suspend(() => (isHeld() ? permit.withPermits(1)(effect) : effect))
+const guarded = (connection: Connection, lock: Lock.Lock): Connection => {
+  const whenFree = <A>(effect: Effect.Effect<A, SqlError>) => Effect.suspend(() => (lock.held ? lock.withLock(effect) : effect))
   return {
     execute: (sql, params, transformRows) => whenFree(connection.execute(sql, params, transformRows)),
     executeRaw: (sql, params) => whenFree(connection.executeRaw(sql, params)),
@@ -151,11 +151,13 @@ export interface SqliteClient extends Client.SqlClient {
    */
   readonly reserveIn: (scope: Scope.Scope) => Effect.Effect<Connection>
   /**
-   * `use` with the connection reserved, when nothing holds it right now; None, without waiting,
+   * The connection, reserved now, when nothing holds it; undefined, having reserved nothing,
    * when something does. A write transaction's way in when the connection is free (nearly
-   * always): no scope, no wait (`SqliteTransactor`).
+   * always): no scope, no wait, no effect (`SqliteTransactor`). Give it back with `unreserve`.
    */
-  readonly ifFree: <A, E, R>(use: (connection: Connection) => Effect.Effect<A, E, R>) => Effect.Effect<Option.Option<A>, E, R>
+  readonly tryReserve: () => Connection | undefined
+  /** Gives back the connection `tryReserve` reserved. */
+  readonly unreserve: () => void
 }
 
 /** Whether `sql` is this package's client (the store's Transactor runs over nothing else). */
@@ -195,37 +197,18 @@ export const make = (options: SqliteClientOptions): Effect.Effect<SqliteClient, 
 
     const changes = makeChangeStamp(db)
     const connection = makeConnection(db, changes.wrote)
-    const permit = yield* Effect.makeSemaphore(1)
-    let held = false
-    const shared = guarded(connection, () => held, permit)
+    const lock = Lock.make()
+    const shared = guarded(connection, lock)
 
     // Held from before BEGIN until after COMMIT or ROLLBACK (the scope closes after either).
     // The release goes on the scope itself, not through `Effect.addFinalizer`, which runs its
     // finalizer under the FiberRefs of the acquisition: a diff and a patch of every FiberRef,
     // the whole context included (~60 KB of copies per transaction), for a release that reads none.
-    const release = Effect.suspend(() => {
-      held = false
-      return permit.release(1)
-    })
+    const release = Effect.sync(lock.release)
     const reserveIn = (scope: Scope.Scope): Effect.Effect<Connection> =>
-      Effect.uninterruptibleMask((restore) =>
-        restore(permit.take(1)).pipe(
-          Effect.zipRight(Effect.sync(() => {
-            held = true
-          })),
-          Effect.zipRight(Scope.addFinalizer(scope, release)),
-          Effect.as(connection)
-        )
-      )
+      Effect.uninterruptibleMask((restore) => Effect.as(Effect.zipRight(lock.take(restore), Scope.addFinalizer(scope, release)), connection))
     const reserve = Effect.flatMap(Effect.scope, reserveIn)
-    const unhold = Effect.sync(() => {
-      held = false
-    })
-    const ifFree = <A, E, R>(use: (connection: Connection) => Effect.Effect<A, E, R>) =>
-      permit.withPermitsIfAvailable(1)(Effect.suspend(() => {
-        held = true
-        return Effect.ensuring(use(connection), unhold)
-      }))
+    const tryReserve = () => (lock.tryTake() ? connection : undefined)
 
     const client = yield* Client.make({
       acquirer: Effect.succeed(shared),
@@ -233,5 +216,5 @@ export const make = (options: SqliteClientOptions): Effect.Effect<SqliteClient, 
       compiler: Statement.makeCompilerSqlite(),
       spanAttributes: [["db.system.name", "sqlite"]]
     })
-    return Object.assign(client, { changeStamp: changes.stamp, reserveIn, ifFree })
+    return Object.assign(client, { changeStamp: changes.stamp, reserveIn, tryReserve, unreserve: lock.release })
   })

@@ -15,9 +15,9 @@ import { makeStoreErrors, makeTransactor, SqlDialect, UntracedTransaction } from
 import { makeWithTransaction, SqlClient, TransactionConnection } from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import type { Connection } from "@effect/sql/SqlConnection"
-import { Context, Duration, Effect, Exit, Layer, Option, Schedule, Scope } from "effect"
+import { Context, Duration, Effect, Exit, identity, Layer, Schedule, Scope } from "effect"
+import type * as Lock from "./Lock.js"
 import { isSqliteClient } from "./SqliteClient.js"
-import * as WriteLock from "./WriteLock.js"
 import { writeLockFor } from "./WriteLock.js"
 
 // Prepared once and kept (a handful of texts): preparing BEGIN/SAVEPOINT/COMMIT afresh each time
@@ -48,7 +48,7 @@ export const busyRetries = (deadline: Duration.Duration) =>
     Schedule.upTo(deadline)
   )
 
-export const make = (filename: string, busyTimeout: Duration.Duration, writeLock: Effect.Semaphore = writeLockFor(filename)) =>
+export const make = (filename: string, busyTimeout: Duration.Duration, writeLock: Lock.Lock = writeLockFor(filename)) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const dialect = yield* SqlDialect
@@ -80,8 +80,8 @@ export const make = (filename: string, busyTimeout: Duration.Duration, writeLock
     // BEGIN IMMEDIATE is part of acquiring: if it fails there is no transaction to roll back.
     const acquireConnection = Effect.gen(function*() {
       const scope = yield* Scope.make()
-      const connection = yield* WriteLock.acquire(writeLock).pipe(
-        Effect.flatMap((release) => Scope.addFinalizer(scope, release)),
+      const connection = yield* writeLock.take(identity).pipe(
+        Effect.zipRight(Scope.addFinalizer(scope, Effect.sync(writeLock.release))),
         Effect.zipRight(
           begin(scope).pipe(
             // The first try outside the schedule: a free lock (nearly always) builds no retry driver.
@@ -105,23 +105,29 @@ export const make = (filename: string, busyTimeout: Duration.Duration, writeLock
       rollback: (connection) => run(connection, "ROLLBACK"),
       rollbackSavepoint: (connection, id) => run(connection, `ROLLBACK TO SAVEPOINT costline_${id}`)
     })
-    // The write lock and the connection taken at once when both are free (nearly always), and
-    // BEGIN IMMEDIATE run: no scope, no wait, no retry driver. A BEGIN refused because another
-    // process writes gives them back, and `acquireConnection` waits and retries instead.
+    // The write lock and the connection taken in one synchronous step when both are free (nearly
+    // always), and BEGIN IMMEDIATE run: no scope, no wait, no retry driver. A BEGIN refused
+    // because another process writes gives them back, and `acquireConnection` waits and retries.
     const ifFree = isSqliteClient(sql)
       ? <X, R>(use: (connection: Connection) => Effect.Effect<X, never, R>) =>
-        Effect.map(
-          WriteLock.ifFree(
-            writeLock,
-            sql.ifFree((connection) =>
-              Effect.matchEffect(run(connection, "BEGIN IMMEDIATE"), {
-                onFailure: (error) => (isBusy(error) ? Effect.succeedNone : Effect.fail(error)),
-                onSuccess: () => Effect.asSome(use(connection))
-              })
-            )
-          ),
-          (taken) => Option.flatten(Option.flatten(taken))
-        )
+        Effect.suspend(() => {
+          if (!writeLock.tryTake()) return Effect.succeedNone
+          const connection = sql.tryReserve()
+          if (connection === undefined) {
+            writeLock.release()
+            return Effect.succeedNone
+          }
+          return Effect.ensuring(
+            Effect.matchEffect(run(connection, "BEGIN IMMEDIATE"), {
+              onFailure: (error) => (isBusy(error) ? Effect.succeedNone : Effect.fail(error)),
+              onSuccess: () => Effect.asSome(use(connection))
+            }),
+            Effect.sync(() => {
+              sql.unreserve()
+              writeLock.release()
+            })
+          )
+        })
       : undefined
     // With tracing off (the server's default), without `makeWithTransaction`'s span and context copies.
     const withTransaction = UntracedTransaction.make({ acquire: acquireConnection, ifFree, traced: outermost, releaseSavepoints: true })
@@ -133,9 +139,11 @@ export const layer = (filename: string, busyTimeout: Duration.Duration) =>
   Layer.effectContext(Effect.gen(function*() {
     const writeLock = writeLockFor(filename)
     const transactor = yield* make(filename, busyTimeout, writeLock)
-    const usage = WriteLock.usageOf(writeLock)
     const pool = StorePool.StorePool.of({
-      usage: Effect.sync(() => ({ inUse: usage.held, idle: 1 - usage.held, waiting: usage.waiting, max: 1 }))
+      usage: Effect.sync(() => {
+        const inUse = writeLock.held ? 1 : 0
+        return { inUse, idle: 1 - inUse, waiting: writeLock.waiting, max: 1 }
+      })
     })
     return Context.make(Transactor.Transactor, transactor).pipe(Context.add(StorePool.StorePool, pool))
   }))
