@@ -47,6 +47,9 @@ describe.each([
         Effect.gen(function*() {
           yield* sql`INSERT INTO notes VALUES ('kept')`
           yield* Effect.ignore(transactor.withTransaction(Effect.zipRight(sql`INSERT INTO notes VALUES ('undone')`, Effect.fail("no"))))
+          // Back in the outer transaction's context: its connection, at its depth.
+          const depth = Option.map(Context.getOption(yield* Effect.context<never>(), TransactionConnection), ([, depth]) => depth)
+          expect(depth).toEqual(Option.some(0))
           yield* sql`INSERT INTO notes VALUES ('also kept')`
         })
       )
@@ -69,6 +72,8 @@ describe.each([
       expect(Exit.isFailure(failed)).toBe(true)
       const died = yield* Effect.exit(transactor.withTransaction(Effect.zipRight(sql`INSERT INTO notes VALUES ('died')`, Effect.die("boom"))))
       expect(Exit.isFailure(died)).toBe(true)
+      // A transaction that failed or died gives its caller back the context it had.
+      expect(Context.getOption(yield* Effect.context<never>(), TransactionConnection)._tag).toBe("None")
       const started = yield* Effect.makeLatch()
       const interrupted = yield* Effect.fork(transactor.withTransaction(
         sql`INSERT INTO notes VALUES ('interrupted')`.pipe(Effect.zipRight(started.open), Effect.zipRight(Effect.never))
