@@ -2,7 +2,8 @@
  * costline's own node serving: a node `(req, res)` handler made once from an app and a runtime.
  * Per request it wraps the `IncomingMessage` as an `HttpServerRequest` (`NodeRequest`), forks the
  * app on the runtime with the request already in the new fiber's context (the request's own,
- * over the runtime's: `RequestFiber.ownContext`), and writes the response from the fiber's exit.
+ * over the runtime's: `RequestFiber.ownContext`), and writes the response from the fiber's exit,
+ * at the end of the event loop's turn with the turn's other answers (`TurnWrites`).
  *
  * What the platform's `NodeHttpServer.makeHandler` does around the app, and what is kept of it:
  * - `Effect.provideService` of the request (a scoped context change, ~23 interpreter steps):
@@ -37,6 +38,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Readable } from "node:stream"
 import { NodeBody } from "./NodeBody.js"
 import * as RequestFiber from "./RequestFiber.js"
+import * as TurnWrites from "./TurnWrites.js"
 
 /** The body size bound (`HttpIncomingMessage.MaxBodySize`) in a fiber's context, in bytes. */
 export const maxBodyBytes = (fiber: Fiber.RuntimeFiber<unknown, unknown>): number | undefined =>
@@ -243,6 +245,10 @@ export const makeHandler = <E, R>(
   // `HttpApp.toHandled` runs the app uninterruptibly and its handler in an interruptible region:
   // a change of the fiber's flags per request that cost ~5 KB of promoted survivors a request.
   const runtimeFlags = RuntimeFlags.enable(runtime.runtimeFlags, RuntimeFlags.Interruption)
+  // Every answer leaves at the end of the turn that made it, with the turn's others (`TurnWrites`).
+  const enqueue = TurnWrites.make()
+  const answer = (request: HttpServerRequest.HttpServerRequest, res: ServerResponse, response: HttpServerResponse.HttpServerResponse) =>
+    enqueue(res, () => write(request, res, response, answerRuntime))
   return (req, res) => {
     // Its connection is already closed (cut off for pipelining too many requests, or gone):
     // nobody can read an answer, so none is computed.
@@ -253,15 +259,14 @@ export const makeHandler = <E, R>(
     const context = RequestFiber.ownContext(base, request)
     const fiber = Runtime.runFork(Runtime.make({ context, runtimeFlags, fiberRefs: runtime.fiberRefs }))(served)
     fiber.addObserver((exit) => {
-      if (Exit.isSuccess(exit)) return exit.value === undefined ? undefined : write(request, res, exit.value, answerRuntime)
+      if (Exit.isSuccess(exit)) return exit.value === undefined ? undefined : answer(request, res, exit.value)
       if (res.writableEnded) return
       if (res.headersSent) return void res.destroy()
       // Interrupted: the client went away (nobody reads the answer) or the server is stopping.
       // Anything else gets an answer too, never a hanging socket.
       const interrupted = Cause.isInterruptedOnly(exit.cause)
       if (!interrupted) Runtime.runFork(answerRuntime)(Effect.logError("costline: a request failed outside the API's pipeline", exit.cause))
-      const answer = interrupted ? HttpServerResponse.empty({ status: 503 }) : options.onFailure(request)
-      write(request, res, answer, answerRuntime)
+      answer(request, res, interrupted ? HttpServerResponse.empty({ status: 503 }) : options.onFailure(request))
     })
     res.on("close", () => {
       if (!res.writableEnded) fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)

@@ -57,6 +57,20 @@ describe("NodeServing", () => {
     expect(await (await fetch(`${origin}/raw-string`)).text()).toBe("raw string")
   })
 
+  it("writes an answer the app made at once at the end of its turn, not inside the request's callback", async () => {
+    const handler = NodeServing.makeHandler(Effect.succeed(HttpServerResponse.text("now")), Runtime.defaultRuntime, { tracing: false, onFailure })
+    let endedInCallback: boolean | undefined
+    const server = createServer((req, res) => {
+      handler(req, res)
+      // The app answered synchronously: its fiber is done, its answer waits for the turn's end.
+      endedInCallback = res.writableEnded
+    })
+    servers.push(server)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+    expect([answer.status, await answer.text(), endedInCallback]).toEqual([200, "now", false])
+  })
+
   it("sends cookies as set-cookie lines, and HEAD gets the head without a body", async () => {
     const origin = await listen(Effect.succeed(
       HttpServerResponse.text("body").pipe(
