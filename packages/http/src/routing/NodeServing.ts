@@ -3,7 +3,7 @@
  * Per request it wraps the `IncomingMessage` as an `HttpServerRequest` (`NodeRequest`), forks the
  * app on the runtime with the request already in the new fiber's context (the request's own,
  * over the runtime's: `RequestFiber.ownContext`), and writes the response from the fiber's exit,
- * at the end of the event loop's turn with the turn's other answers (`TurnWrites`).
+ * a small one at the end of the event loop's turn with the turn's others (`TurnWrites`).
  *
  * What the platform's `NodeHttpServer.makeHandler` does around the app, and what is kept of it:
  * - `Effect.provideService` of the request (a scoped context change, ~23 interpreter steps):
@@ -199,6 +199,14 @@ export const write = (
   source.pipe(res)
 }
 
+/** The size of the body `write` sends for `response` (bytes; a string's length in UTF-16 units), undefined for a stream or form. */
+const bodyBytes = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse): number | undefined => {
+  const body = response.body
+  if (request.method === "HEAD" || body._tag === "Empty") return 0
+  if (body._tag === "Uint8Array") return body.body.length
+  return body._tag === "Raw" && typeof body.body === "string" ? body.body.length : undefined
+}
+
 export interface ServingOptions {
   /** A server span per request: the app runs inside the platform's `HttpApp.toHandled`. */
   readonly tracing: boolean
@@ -245,10 +253,10 @@ export const makeHandler = <E, R>(
   // `HttpApp.toHandled` runs the app uninterruptibly and its handler in an interruptible region:
   // a change of the fiber's flags per request that cost ~5 KB of promoted survivors a request.
   const runtimeFlags = RuntimeFlags.enable(runtime.runtimeFlags, RuntimeFlags.Interruption)
-  // Every answer leaves at the end of the turn that made it, with the turn's others (`TurnWrites`).
+  // A small answer leaves with its turn's others, a large one at once (`TurnWrites`).
   const enqueue = TurnWrites.make()
   const answer = (request: HttpServerRequest.HttpServerRequest, res: ServerResponse, response: HttpServerResponse.HttpServerResponse) =>
-    enqueue(res, () => write(request, res, response, answerRuntime))
+    enqueue(res, bodyBytes(request, response), () => write(request, res, response, answerRuntime))
   return (req, res) => {
     // Its connection is already closed (cut off for pipelining too many requests, or gone):
     // nobody can read an answer, so none is computed.

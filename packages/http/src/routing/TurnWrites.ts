@@ -1,41 +1,73 @@
 /**
- * Responses written together, at the end of the event loop's turn that made them, in the order
- * they were made. A response written at once on a TCP connection to a client on the same host
- * (a load generator, a reverse proxy or sidecar in front of the server) wakes that client in the
- * write's system call: measured on this machine, a server answering at ~160 µs of CPU a request
- * paid ~30 µs of it in each `end()` (half in the kernel), against ~2 µs for the same write from a
- * server fast enough that its client never slept. Written back to back after the turn's other
- * work, the turn's responses wake the client once: ~8 µs a write, and 169 → 142 µs of CPU a
- * request in all (issue 19; `bench/floor/slow-bare.mjs`). A response waits at most for the rest of its
- * turn: the requests the turn already read, nothing that arrives later; a lone request's turn
- * ends as soon as it is answered.
+ * Small answers written together, at the end of the event loop's turn that made them, in the
+ * order they were made. An answer written at once on a TCP connection to a client on the same
+ * host (a load generator, a reverse proxy or sidecar in front of the server) wakes that client
+ * in the write's system call: measured on this machine, a server answering at ~160 µs of CPU a
+ * request paid ~30 µs of it in each `end()` (half in the kernel), against ~2 µs for the same
+ * write from a server fast enough that its client never slept. Written back to back, the turn's
+ * answers wake the client once: ~8 µs a write, and 169 → 142 µs of CPU a request in all (issue
+ * 19; `bench/floor/slow-bare.mjs`).
+ *
+ * Bounded, so that batching costs neither latency nor memory: an answer of `LARGE_ANSWER_BYTES`
+ * or more (an audit page, a stream) is written at once (its write costs far more than a wake-up;
+ * held, a turn of 64 audit pages kept ~30 MB more resident), and the queue is written as soon as
+ * its first answer has waited `MAX_WAIT_MS` (a turn that reads many requests of a few
+ * milliseconds each would otherwise hold the first answer for all of them).
  */
 import type { ServerResponse } from "node:http"
 
-/**
- * Queues `write` (of `res`) to run at the end of this turn (`setImmediate`), after every write
- * queued before it in the turn. A write that throws (node refusing a header, say) destroys its
- * connection, so its client sees the connection reset instead of waiting, and the turn's other
- * writes go on.
- */
-export type Enqueue = (res: ServerResponse, write: () => void) => void
+/** An answer this large (bytes) is written at once; its body cannot be known is written at once too. */
+export const LARGE_ANSWER_BYTES = 64 * 1024
 
-/** One queue, shared by the requests of one handler; `schedule` runs the flush (a test runs it by hand). */
-export const make = (schedule: (flush: () => void) => void = setImmediate): Enqueue => {
+/**
+ * The longest a queued answer waits for the turn's others (ms): a dozen reads, or two or three
+ * list pages, on this machine; well under the 20 ms p99 the benchmark asks for.
+ */
+export const MAX_WAIT_MS = 2
+
+/**
+ * `write` (of `res`, whose body has `bytes` bytes, undefined when unknown): queued to run at the
+ * end of this turn (`setImmediate`) after every write queued before it, or at once when large
+ * or when the queue has waited long enough (then with the queue's writes before it). A write
+ * that throws (node refusing a header, say) destroys its connection, so its client sees the
+ * connection reset instead of waiting, and the other writes go on.
+ */
+export type Enqueue = (res: ServerResponse, bytes: number | undefined, write: () => void) => void
+
+const attempt = (res: ServerResponse, write: () => void) => {
+  try {
+    write()
+  } catch {
+    res.destroy()
+  }
+}
+
+/**
+ * One queue, shared by the requests of one handler. `schedule` runs the end-of-turn flush and
+ * `now` reads the clock in milliseconds (a test drives both).
+ */
+export const make = (
+  schedule: (flush: () => void) => void = setImmediate,
+  now: () => number = performance.now.bind(performance)
+): Enqueue => {
   let queued: Array<readonly [ServerResponse, () => void]> = []
+  let firstAt = 0
   const flush = () => {
     const writes = queued
     queued = []
-    for (const [res, write] of writes) {
-      try {
-        write()
-      } catch {
-        res.destroy()
-      }
-    }
+    for (const [res, write] of writes) attempt(res, write)
   }
-  return (res, write) => {
+  return (res, bytes, write) => {
+    if (bytes === undefined || bytes >= LARGE_ANSWER_BYTES) {
+      flush()
+      return attempt(res, write)
+    }
     queued.push([res, write])
-    if (queued.length === 1) schedule(flush)
+    if (queued.length === 1) {
+      firstAt = now()
+      schedule(flush)
+    } else if (now() - firstAt >= MAX_WAIT_MS) {
+      flush()
+    }
   }
 }
