@@ -10,13 +10,13 @@
  *
  * Bounded, so that batching costs neither latency nor memory: an answer of `LARGE_ANSWER_BYTES`
  * or more (an audit page, a stream) is written at once (its write costs far more than a wake-up;
- * held, a turn of 64 audit pages kept ~30 MB more resident), and the queue is written as soon as
+ * held, a turn of 64 audit pages kept up to 40 MB more resident), and the queue is written as soon as
  * its first answer has waited `MAX_WAIT_MS` (a turn that reads many requests of a few
  * milliseconds each would otherwise hold the first answer for all of them).
  */
 import type { ServerResponse } from "node:http"
 
-/** An answer this large (bytes) is written at once; its body cannot be known is written at once too. */
+/** An answer this large (bytes) is written at once, as is one whose size is unknown (a stream). */
 export const LARGE_ANSWER_BYTES = 64 * 1024
 
 /**
