@@ -26,6 +26,8 @@ export type ServerKind = "ours" | "baseline" | "peer" | "floor"
 export interface RunningServer {
   readonly kind: ServerKind
   readonly origin: string
+  /** The server's process id (the same after costline's launcher re-executes itself). */
+  readonly pid: number
   /** Spawn to first successful response, in milliseconds. */
   readonly coldStartMs: number
   /** Resident memory now, and its peak since the process started, in MB (Linux /proc). */
@@ -122,6 +124,7 @@ export const startServer = async (kind: ServerKind, options: ServerOptions): Pro
   return {
     kind,
     origin,
+    pid,
     coldStartMs,
     memory: () => ({ rssMb: statusKb(pid, "VmRSS"), peakRssMb: Math.max(earlierPeakMb, peakMb()) }),
     watchPeak: () => {
