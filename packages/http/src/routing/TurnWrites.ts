@@ -10,9 +10,11 @@
  *
  * Bounded, so that batching costs neither latency nor memory: an answer of `LARGE_ANSWER_BYTES`
  * or more (an audit page, a stream) is written at once (its write costs far more than a wake-up;
- * held, a turn of 64 audit pages kept up to 40 MB more resident), and the queue is written as soon as
+ * held, a turn of 64 audit pages kept up to 40 MB more resident), the queue is written as soon as
  * its first answer has waited `MAX_WAIT_MS` (a turn that reads many requests of a few
- * milliseconds each would otherwise hold the first answer for all of them).
+ * milliseconds each would otherwise hold the first answer for all of them), and as soon as it
+ * holds `MAX_QUEUED` answers (more of them made V8 promote ~5 KB of every request to the old
+ * generation, below).
  */
 import type { ServerResponse } from "node:http"
 
@@ -26,9 +28,21 @@ export const LARGE_ANSWER_BYTES = 64 * 1024
 export const MAX_WAIT_MS = 2
 
 /**
+ * The most answers that wait together. Served at 64 connections (`bench/gc-promotion.ts`), queues
+ * of up to 4 answers promoted what writing each answer at once promotes (~0.4 KB a read, ~1.1 KB
+ * a list page), and queues of 5 or more ~5 KB of every request, read or page alike, whatever the
+ * size of the young generation (4 or 8 MB): the old generation then filled in well under a
+ * second, ten full collections in six seconds against one, and a list page cost 12% more CPU and
+ * the server's peak 20–25 MB more memory (issue 19). Back to back, four answers still wake their
+ * client about once.
+ */
+export const MAX_QUEUED = 4
+
+/**
  * `write` (of `res`, whose body has `bytes` bytes, undefined when unknown): queued to run at the
- * end of this turn (`setImmediate`) after every write queued before it, or at once when large
- * or when the queue has waited long enough (then with the queue's writes before it). A write
+ * end of this turn (`setImmediate`) after every write queued before it, or at once when large,
+ * when the queue has waited long enough or when it is full (then with the queue's writes before
+ * it). A write
  * that throws (node refusing a header, say) destroys its connection, so its client sees the
  * connection reset instead of waiting, and the other writes go on.
  */
@@ -66,7 +80,7 @@ export const make = (
     if (queued.length === 1) {
       firstAt = now()
       schedule(flush)
-    } else if (now() - firstAt >= MAX_WAIT_MS) {
+    } else if (queued.length >= MAX_QUEUED || now() - firstAt >= MAX_WAIT_MS) {
       flush()
     }
   }

@@ -1,7 +1,7 @@
 /**
  * Small answers written together at the end of the turn that made them (`routing/TurnWrites.ts`):
- * in the order they were made, once per turn, never held past `MAX_WAIT_MS` or when large, and
- * one that throws costs its own connection only.
+ * in the order they were made, once per turn, never held past `MAX_WAIT_MS`, when large or past
+ * `MAX_QUEUED` answers, and one that throws costs its own connection only.
  */
 import type { ServerResponse } from "node:http"
 import { describe, expect, it } from "vitest"
@@ -58,6 +58,20 @@ describe("TurnWrites", () => {
     clock.ms += TurnWrites.MAX_WAIT_MS / 2
     enqueue(response(), SMALL, () => written.push("third"))
     expect(written).toEqual(["first", "second", "third"])
+  })
+
+  it("writes the queue once it holds MAX_QUEUED answers, the turn's later answers in a queue of their own", () => {
+    const { enqueue, turns } = manual()
+    const written: Array<number> = []
+    for (let index = 0; index < TurnWrites.MAX_QUEUED - 1; index++) enqueue(response(), SMALL, () => written.push(index))
+    expect(written).toEqual([])
+    enqueue(response(), SMALL, () => written.push(TurnWrites.MAX_QUEUED - 1))
+    expect(written).toEqual(Array.from({ length: TurnWrites.MAX_QUEUED }, (_, index) => index))
+    enqueue(response(), SMALL, () => written.push(TurnWrites.MAX_QUEUED))
+    expect(written).toHaveLength(TurnWrites.MAX_QUEUED)
+    // The first queue's end-of-turn flush finds the second queue and writes it in the same turn.
+    turns[0]!()
+    expect(written).toEqual(Array.from({ length: TurnWrites.MAX_QUEUED + 1 }, (_, index) => index))
   })
 
   it("destroys the connection of an answer whose write throws, and writes the turn's others", () => {
