@@ -1,18 +1,19 @@
 /**
  * Where a served process's CPU goes, kernel included: `perf record` of each side's server under
- * load, reported by shared object (the kernel's sockets and scheduling, node's own code and V8's
- * collector, the JIT's JavaScript, SQLite's addon, libc) and by symbol. A V8 CPU profile
- * (`--cpu-prof`) sees only JavaScript and charges a preempted process's time to whatever it was
- * running; the kernel's side of a request (the socket reads and writes, waking the client) is
- * invisible to it. JavaScript frames are named through V8's perf map (`--perf-basic-prof`, given
- * in `NODE_OPTIONS`).
+ * load, reported by what the CPU was doing (`lib/PerfReport.ts`: JavaScript, V8's builtins and
+ * runtime, the collector on the main thread and on V8's worker threads, the SQLite addon, libc,
+ * the kernel, node and libuv) and by symbol. A V8 CPU profile (`--cpu-prof`) sees only the main
+ * thread's JavaScript and charges a preempted process's time to whatever it was running; the
+ * kernel's side of a request (the socket reads and writes, waking the client) and the
+ * collector's worker threads are invisible to it. JavaScript frames are named through V8's perf
+ * map (`--perf-basic-prof`, added to the side's `NODE_OPTIONS`).
  *
  *   npx vite-node bench/perf-served.ts -- --scenarios insights_list --connections 64 \
  *     --side '{}' --side '{"costline":"bench/baseline/server.mjs"}' --out /tmp/perf-served
  *
  * Each side is warmed, then recorded over one load run of `--seconds`; each category's share of
- * its samples is also given in µs per request, from its CPU per request (/proc) over the same run. Needs `perf` and
- * `kernel.perf_event_paranoid` ≤ 2 (a process of one's own).
+ * its samples is also given in µs per request, from its CPU per request (/proc) over the same
+ * run. Needs `perf` and `kernel.perf_event_paranoid` ≤ 2 (a process of one's own).
  */
 import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync } from "node:fs"

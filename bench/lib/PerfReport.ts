@@ -59,6 +59,9 @@ export const categoryOf = (row: Row): Category => {
 /** Each category's share (percent of all samples), largest first; categories without samples left out. */
 export const byCategory = (rows: ReadonlyArray<Row>): Array<readonly [Category, number]> => {
   const totals = new Map<Category, number>()
-  for (const row of rows) totals.set(categoryOf(row), (totals.get(categoryOf(row)) ?? 0) + row.percent)
+  for (const row of rows) {
+    const category = categoryOf(row)
+    totals.set(category, (totals.get(category) ?? 0) + row.percent)
+  }
   return [...totals].sort(([, a], [, b]) => b - a)
 }
