@@ -22,8 +22,9 @@ import type { ServerResponse } from "node:http"
 export const LARGE_ANSWER_BYTES = 64 * 1024
 
 /**
- * The longest a queued answer waits for the turn's others (ms): a dozen reads, or two or three
- * list pages, on this machine; well under the 20 ms p99 the benchmark asks for.
+ * The longest a queued answer waits for the turn's others (ms): well under the 20 ms p99 the
+ * benchmark asks for. With `MAX_QUEUED` it bounds the wait of a slow turn's first answer (three
+ * list pages take about 2 ms on this machine); reads fill the queue long before.
  */
 export const MAX_WAIT_MS = 2
 
@@ -42,9 +43,8 @@ export const MAX_QUEUED = 4
  * `write` (of `res`, whose body has `bytes` bytes, undefined when unknown): queued to run at the
  * end of this turn (`setImmediate`) after every write queued before it, or at once when large,
  * when the queue has waited long enough or when it is full (then with the queue's writes before
- * it). A write
- * that throws (node refusing a header, say) destroys its connection, so its client sees the
- * connection reset instead of waiting, and the other writes go on.
+ * it). A write that throws (node refusing a header, say) destroys its connection, so its client
+ * sees the connection reset instead of waiting, and the other writes go on.
  */
 export type Enqueue = (res: ServerResponse, bytes: number | undefined, write: () => void) => void
 
