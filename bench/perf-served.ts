@@ -39,7 +39,12 @@ const { values: flags } = parseArgs({
     /** Where the recordings and reports go. */
     out: { type: "string", default: "/tmp/perf-served" },
     /** Symbols listed per side. */
-    symbols: { type: "string", default: "40" }
+    symbols: { type: "string", default: "40" },
+    /**
+     * Record call chains too (`perf record -g`), for `perf report --children -i <recording>`:
+     * time per JavaScript function with its callees (V8 keeps frame pointers in JIT code).
+     */
+    "call-graph": { type: "boolean", default: false }
   }
 })
 
@@ -81,7 +86,7 @@ try {
           await untilIdle(server)
         }
         const file = join(out, `${name}-${index}.data`)
-        const perf = spawn("perf", ["record", "-F", flags.frequency, "-p", String(server.pid), "-o", file], { stdio: "ignore" })
+        const perf = spawn("perf", ["record", ...(flags["call-graph"] ? ["-g"] : []), "-F", flags.frequency, "-p", String(server.pid), "-o", file], { stdio: "ignore" })
         const before = server.cpuMicros()
         const result = await drive(server.origin, { connections, seconds: Number(flags.seconds), request: scenario.requests(context) })
         const cpu = server.cpuMicros() - before
