@@ -22,6 +22,7 @@ import {
   sqlWorkerBesideBundle,
   undiciOnFirstUse
 } from "./bundle-plugins.mjs"
+import { youngClosures } from "./young-closures.mjs"
 
 const outdir = join(cli, "dist", "bundle")
 const banner = { js: "import { createRequire as __costlineRequire } from 'node:module'; const require = __costlineRequire(import.meta.url);" }
@@ -52,7 +53,7 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   splitting: true,
   ...esModuleOptions,
-  plugins: [httpThroughRequire, undiciOnFirstUse, sqlWorkerBesideBundle]
+  plugins: [httpThroughRequire, undiciOnFirstUse, sqlWorkerBesideBundle, youngClosures]
 })
 
 /**
@@ -82,7 +83,7 @@ await build({
   entryPoints: [join(cli, "dist", "bin.js")],
   outfile: script,
   // Before byModulePath, which also loads the workspace's dist/ modules.
-  plugins: [httpThroughRequire, undiciOnFirstUse, sqlWorkerBesideBundle, byModulePath(BY_MODULE_PATH)]
+  plugins: [httpThroughRequire, undiciOnFirstUse, sqlWorkerBesideBundle, byModulePath(BY_MODULE_PATH), youngClosures]
 })
 // Not a file to run by itself: no hashbang (a syntax error inside the wrapper).
 const body = readFileSync(script, "utf8").replace(/^#!.*\n/, "")
