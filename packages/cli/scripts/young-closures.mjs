@@ -26,10 +26,10 @@ import { readFileSync } from "node:fs"
 const FUNCTION_LITERALS = new Set(["ArrowFunctionExpression", "FunctionExpression"])
 
 /**
- * Cheap pre-check, so only modules that may hold one are parsed: a member (`.name` or `[…]`)
+ * Cheap pre-check, so only modules that may hold one are parsed: a member (`.name`, `.#name` or `[…]`)
  * assigned something that starts like a function literal.
  */
-const MAYBE = /(?:\.[\w$]+|\])\s*=\s*(?:async\b\s*)?(?:function\b|\(|[\w$]+\s*=>)/
+const MAYBE = /(?:\.#?[\w$]+|\])\s*=\s*(?:async\b\s*)?(?:function\b|\(|[\w$]+\s*=>)/
 
 /** Every node of an acorn tree, depth first. */
 const visit = (node, onNode) => {

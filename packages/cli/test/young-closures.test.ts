@@ -51,6 +51,8 @@ describe("closures kept young", () => {
 
   it("leaves a module without such an assignment as it is, and parses scripts as well as modules", () => {
     expect(rewrite("export const x = 1")).toEqual({ source: "export const x = 1", rewritten: 0 })
+    // A private field is a property to V8's parser too.
+    expect(rewrite("class C { #f; constructor() { this.#f = () => 1 } }").source).toBe("class C { #f; constructor() { this.#f = (0, () => 1) } }")
     // A CommonJS module's top-level return is not a module's syntax.
     expect(rewrite("if (x) return;\nmodule.exports = function () {}").rewritten).toBe(1)
   })
