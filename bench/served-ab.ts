@@ -90,4 +90,6 @@ try {
   }
 } finally {
   for (const server of servers) await server.stop()
+  // The seeded file, or the embedded Postgres (left running, it also kept this process alive).
+  await target.dispose()
 }
