@@ -11,7 +11,7 @@
  * Effect's runtime does this for every asynchronous operation (`Effect.async`'s resume), every
  * interruptible or uninterruptible region and every `uninterruptibleMask` (`effect_instruction_i1
  * = () => self`), and pg for every query (`query.callback = (err, res) => …`): a served PATCH
- * promoted ~13 KB, a whole request's state, and an audit page its rows. Written as a comma
+ * promoted ~13 KB, a whole request's state (docs/performance.md, session 19). Written as a comma
  * expression (`obj.f = (0, () => …)`) the value is not a function literal to the parser, so the
  * closure is allocated young; nothing else changes (a function assigned to a property is not
  * named after it either way).

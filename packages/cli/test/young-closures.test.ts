@@ -13,7 +13,7 @@ import { BIN } from "./support.js"
 
 const rewrite = (source: string): { readonly source: string; readonly rewritten: number } => keepClosuresYoung(source)
 
-/** Bytes V8 promoted to the old generation per iteration of `script` (`--trace-gc-nvp`, interpreter only: the same every run). */
+/** Bytes V8 promoted to the old generation per iteration of `script` (`--trace-gc-nvp`; on the interpreter alone, where no compiler changes what is allocated). */
 const promotedPerIteration = (script: string, iterations: number): number => {
   const run = spawnSync(process.execPath, ["--jitless", "--max-semi-space-size=1", "--trace-gc-nvp", "--input-type=module", "-e", script], {
     encoding: "utf8",
