@@ -54,6 +54,21 @@ const parsed = (source) => {
   }
 }
 
+/** What may follow an arrow function's block body within its statement; anything else ended the statement by ASI. */
+const AFTER_BLOCK_ARROW = /^[;,)\]}:]/
+const SPACE_AND_COMMENTS = /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/
+
+/**
+ * Whether the statement ends right after `arrow` by an inserted semicolon: `a.f = () => {}` and a
+ * next line starting with `(`, `[`, `` ` `` or an operator. Wrapped as `(0, () => {})`, that line
+ * would continue the expression (a call, an index…), so the rewrite writes the semicolon.
+ */
+const endsByInsertedSemicolon = (source, arrow) => {
+  if (arrow.type !== "ArrowFunctionExpression" || arrow.body.type !== "BlockStatement") return false
+  const rest = source.slice(arrow.end).replace(SPACE_AND_COMMENTS, "")
+  return rest !== "" && !AFTER_BLOCK_ARROW.test(rest)
+}
+
 /**
  * `source` with every function literal assigned to a property wrapped as `(0, …)`; the number
  * rewritten beside it. Throws when `source` does not parse.
@@ -63,12 +78,12 @@ export const keepClosuresYoung = (source) => {
   const spans = []
   visit(parsed(source), (node) => {
     if (node.type === "AssignmentExpression" && node.operator === "=" && node.left.type === "MemberExpression" && FUNCTION_LITERALS.has(node.right.type)) {
-      spans.push([node.right.start, node.right.end])
+      spans.push([node.right.start, node.right.end, endsByInsertedSemicolon(source, node.right)])
     }
   })
   if (spans.length === 0) return { source, rewritten: 0 }
   // From the end, so earlier offsets stay valid; nested literals are each wrapped.
-  const edits = spans.flatMap(([start, end]) => [[end, ")"], [start, "(0, "]]).sort((a, b) => b[0] - a[0])
+  const edits = spans.flatMap(([start, end, semicolon]) => [[end, semicolon ? ");" : ")"], [start, "(0, "]]).sort((a, b) => b[0] - a[0])
   let text = source
   for (const [at, insert] of edits) text = text.slice(0, at) + insert + text.slice(at)
   return { source: text, rewritten: spans.length }

@@ -57,6 +57,15 @@ describe("closures kept young", () => {
     expect(rewrite("if (x) return;\nmodule.exports = function () {}").rewritten).toBe(1)
   })
 
+  it("keeps a statement ended by an inserted semicolon ended", () => {
+    // Without the semicolon the wrapped arrow would be called with `(1)`, indexed by `[0]`, added to `+x`.
+    const source = "a.f = () => {}\n(1)\na.g = () => {} // done\n[0]\na.h = () => {}\n+x\nc ? a.i = () => {} : 0"
+    const { source: rewritten } = rewrite(source)
+    expect(rewritten).toBe("a.f = (0, () => {});\n(1)\na.g = (0, () => {}); // done\n[0]\na.h = (0, () => {});\n+x\nc ? a.i = (0, () => {}) : 0")
+    const run = (text: string) => new Function("x", "c", `const a = {}; ${text}; return [typeof a.f, typeof a.g, typeof a.h, typeof a.i]`)(1, true)
+    expect(run(rewritten)).toEqual(run(source))
+  })
+
   it("behaves as before: the same values, no name either way", () => {
     const { source, rewritten } = rewrite("const a = {}; a.f = () => 7; a.g = function () { return this.f() + 1 }; return [a.f(), a.g(), a.f.name, a.g.name]")
     expect(rewritten).toBe(2)
