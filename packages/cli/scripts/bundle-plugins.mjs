@@ -28,6 +28,14 @@ export const serveScriptOptions = {
   logLevel: "warning"
 }
 
+/**
+ * `serve.cjs.map` beside the script when `COSTLINE_BUNDLE_SOURCEMAP=1`, for naming a served CPU
+ * profile's frames (`bench/cpu-profile-report.ts`); the script itself is the same either way.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {"external" | false}
+ */
+export const serveScriptSourcemap = (env) => (env.COSTLINE_BUNDLE_SOURCEMAP === "1" ? "external" : false)
+
 /** The packages whose index imports `byModulePath` rewrites in the server's script. */
 export const BY_MODULE_PATH = ["effect", "@effect/platform", "@effect/platform-node", "@effect/cli", "@effect/sql-pg"]
 

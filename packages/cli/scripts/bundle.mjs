@@ -18,6 +18,7 @@ import {
   external,
   httpThroughRequire,
   serveScriptOptions,
+  serveScriptSourcemap,
   SQL_WORKER,
   sqlWorkerBesideBundle,
   undiciOnFirstUse
@@ -82,6 +83,7 @@ await build({
   ...serveScriptOptions,
   entryPoints: [join(cli, "dist", "bin.js")],
   outfile: script,
+  sourcemap: serveScriptSourcemap(process.env),
   // Before byModulePath, which also loads the workspace's dist/ modules.
   plugins: [httpThroughRequire, undiciOnFirstUse, sqlWorkerBesideBundle, byModulePath(BY_MODULE_PATH), youngClosures]
 })
